@@ -1,0 +1,85 @@
+"""Run scenario files for both games: ``python -m games.scenarios PATH...``.
+
+A scenario is a JSON file (format in docs/scenarios.md): a position, then steps (seat, action text,
+accepted or refused with a code), then what must hold after. Each game supplies an adapter module
+``games.<game>.scenario`` with three functions:
+
+- ``build(position: dict) -> tuple[State, RandomSource]``
+- ``step(state, seat: int, action: str, rng) -> State`` (raises the engine's ``IllegalAction``,
+  which carries a stable ``code``)
+- ``check(state, expect: dict) -> list[str]`` (one message per thing that does not hold)
+
+and the engine's ``to_json(state)``, used here to prove that a refused action changed nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+
+def _files(paths: Iterable[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        out.extend(sorted(p.rglob("*.json")) if p.is_dir() else [p])
+    return out
+
+
+def run_file(path: Path) -> list[str]:
+    """Run one scenario; return the failures (empty when it passes)."""
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        game = data["game"]
+        adapter = importlib.import_module(f"games.{game}.scenario")
+        engine = importlib.import_module(f"games.{game}.engine")
+        state, rng = adapter.build(data["position"])
+    except Exception as exc:  # a broken file is a failure to report, not a crash of the run
+        return [f"cannot load: {type(exc).__name__}: {exc}"]
+
+    failures: list[str] = []
+    for n, st in enumerate(data.get("steps", []), start=1):
+        seat, action = st["seat"], st["action"]
+        want = st.get("expect", "accepted")
+        before = engine.to_json(state)
+        try:
+            state = adapter.step(state, seat, action, rng)
+            got = "accepted"
+        except engine.IllegalAction as exc:
+            got = {"refused": exc.code}
+            if engine.to_json(state) != before:
+                failures.append(f"step {n} ({action!r}): refused but the state changed")
+        if isinstance(want, dict) and "refused" in want and want["refused"] is None:
+            ok = isinstance(got, dict)
+        else:
+            ok = got == want
+        if not ok:
+            failures.append(f"step {n} seat {seat} {action!r}: expected {want}, got {got}")
+            break
+    if not failures:
+        failures.extend(adapter.check(state, data.get("expect", {})))
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    files = _files(args or ["tests/scenarios"])
+    passed = failed = 0
+    for f in files:
+        problems = run_file(f)
+        if problems:
+            failed += 1
+            print(f"FAIL {f}")
+            for p in problems:
+                print(f"     {p}")
+        else:
+            passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not files else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
