@@ -1,0 +1,1 @@
+"""Jakaro (جاكارو): the rules engine, bots and scenario adapter. Pure Python, no Django."""

@@ -1,0 +1,128 @@
+"""Jakaro players: a greedy bot that looks one move ahead, a uniform random player, and the
+auto-play used when a turn times out.
+
+The bot sees only ``view(state, seat)``: its hand, the public board and its legal actions. It
+scores the board each legal action leads to (``engine.effect`` needs public information only)
+and subtracts what the card is worth keeping, so a cheap card is spent before a precious one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import BASE, HOME0, TRACK
+from .engine import STARTS, Action, State, effect, rank, view
+
+# How much a card is worth keeping for later: the Ace and King bring marbles out, the Four is
+# the short cut, the Seven splits, the Five and the Jack reach other marbles.
+KEEP: dict[str, float] = {
+    "A": 8.0,
+    "K": 8.0,
+    "4": 6.0,
+    "7": 6.0,
+    "5": 5.0,
+    "J": 5.0,
+    "10": 3.0,
+    "Q": 2.0,
+    "9": 1.5,
+    "8": 1.5,
+    "6": 1.2,
+    "3": 1.0,
+    "2": 1.0,
+}
+BURN_GAIN = 5.0  # a Ten burn: the opponent loses a card we cannot see
+THREAT = 0.35  # share of a marble's value lost when an enemy could reach it next turn
+START_CLOG = 6.0  # our own marble sitting on our start stops the next one coming out
+
+
+def _team(players: int, seat: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def evaluate(marbles: tuple[int, ...] | list[int], players: int, seat: int) -> float:
+    """How good the board is for ``seat``'s team (its marbles minus the opponents')."""
+    starts = STARTS[players]
+    mine = _team(players, seat)
+    occ = [-1] * TRACK
+    for i, p in enumerate(marbles):
+        if 0 <= p < TRACK:
+            occ[p] = i
+    total = 0.0
+    for i, pos in enumerate(marbles):
+        if pos == BASE:
+            continue
+        owner = i >> 2
+        sign = 1.0 if _team(players, owner) == mine else -1.0
+        if pos >= HOME0:
+            total += sign * (100.0 + 4.0 * (pos - HOME0))
+            continue
+        start = starts[owner]
+        value = 20.0 + (pos - start) % TRACK
+        if pos == start:
+            # Safe, but it blocks the next marble out while any are still in base.
+            if BASE in marbles[owner * 4 : owner * 4 + 4]:
+                value -= START_CLOG
+        else:
+            enemy = _team(players, owner)
+            threatened = False
+            for d in range(1, 14):
+                o = occ[(pos - d) % TRACK]
+                if o >= 0 and _team(players, o >> 2) != enemy:
+                    threatened = True
+                    break
+            if not threatened:
+                o = occ[(pos + 4) % TRACK]
+                threatened = o >= 0 and _team(players, o >> 2) != enemy
+            if threatened:
+                value *= 1.0 - THREAT
+        total += sign * value
+    return total
+
+
+def least_useful(hand: list[str]) -> str:
+    """The card to burn when nothing can be played: the one least worth keeping."""
+    return min(hand, key=lambda c: (KEEP[rank(c)], c))
+
+
+def choose(v: dict) -> str:
+    """The bot's action for the seat whose view this is (it must be that seat's turn)."""
+    legal: list[str] = v["legal_actions"]
+    if not legal:
+        raise ValueError("the bot was asked to play out of turn")
+    if legal[0].startswith("discard"):
+        return "discard " + least_useful(v["hand"])
+    seat, players = v["seat"], v["players"]
+    marbles = tuple(m for ms in v["marbles"] for m in ms)
+    best, best_score = legal[0], float("-inf")
+    cache: dict[str, float] = {}
+    for text in legal:
+        act = Action.parse(text, seat)
+        r = rank(act.card)
+        if act.kind == "burn10":
+            score = evaluate(marbles, players, seat) + BURN_GAIN
+        else:
+            # Two suits of one rank give the same board: score the board once.
+            key = text.replace(act.card, r, 1)
+            score = cache.get(key)  # type: ignore[assignment]
+            if score is None:
+                score = cache[key] = evaluate(effect(marbles, players, seat, act), players, seat)
+        score -= KEEP[r]
+        if score > best_score:
+            best, best_score = text, score
+    return best
+
+
+def bot_action(state: State, seat: int) -> str:
+    """The bot's move for ``seat``, from that seat's view only."""
+    return choose(view(state, seat))
+
+
+def auto_action(state: State, seat: int) -> str:
+    """What the game plays for a seat whose time ran out: the bot's choice, which with no legal
+    move is burning the least useful card."""
+    return bot_action(state, seat)
+
+
+def random_action(v: dict, rnd: random.Random) -> str:
+    """A player who picks uniformly among the legal actions (the benchmark's opponent)."""
+    return rnd.choice(v["legal_actions"])

@@ -1,0 +1,96 @@
+"""Why an action was refused: stable codes and the words a player reads (Arabic first).
+
+The codes are part of the engine's contract (scenario files and clients match on them); the
+wording may improve freely.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "game_over": {
+        "ar": "انتهت المباراة، لا يمكن اللعب بعد الآن.",
+        "en": "The match is over; no more moves.",
+    },
+    "not_your_turn": {
+        "ar": "ليس دورك الآن.",
+        "en": "It is not your turn.",
+    },
+    "bad_action": {
+        "ar": "لم نفهم هذه الحركة.",
+        "en": "That move could not be understood.",
+    },
+    "card_not_in_hand": {
+        "ar": "هذه الورقة ليست في يدك.",
+        "en": "That card is not in your hand.",
+    },
+    "wrong_card": {
+        "ar": "هذه الورقة لا تسمح بهذه الحركة.",
+        "en": "That card cannot make this move.",
+    },
+    "no_marble_in_base": {
+        "ar": "لا توجد لديك كرة في القاعدة لإخراجها.",
+        "en": "You have no marble in your base to bring out.",
+    },
+    "start_blocked_own": {
+        "ar": "لا يمكنك الإخراج وكرتك تقف على مربع البداية.",
+        "en": "You cannot come out while your own marble is on your start.",
+    },
+    "unknown_marble": {
+        "ar": "هذه الكرة غير موجودة.",
+        "en": "There is no such marble.",
+    },
+    "not_your_marble": {
+        "ar": "لا يمكنك تحريك هذه الكرة بهذه الورقة.",
+        "en": "You cannot move that marble with this card.",
+    },
+    "marble_in_base": {
+        "ar": "هذه الكرة في القاعدة؛ أخرجها أولاً بالآس أو الشايب.",
+        "en": "That marble is in its base; bring it out first with an Ace or a King.",
+    },
+    "marble_home": {
+        "ar": "هذه الكرة في البيت ولا تتحرك بهذه الورقة.",
+        "en": "That marble is home and this card cannot move it.",
+    },
+    "marble_protected": {
+        "ar": "الكرة على مربع بدايتها محمية: لا تُحرَّك ولا تُبدَّل.",
+        "en": "A marble on its own start is protected: it cannot be moved or swapped.",
+    },
+    "blocked_protected": {
+        "ar": "لا يمكن تجاوز كرة تقف على مربع بدايتها أو النزول عليها.",
+        "en": "You cannot pass or land on a marble sitting on its own start.",
+    },
+    "land_on_own": {
+        "ar": "لا يمكنك النزول على كرة من لونك.",
+        "en": "You cannot land on a marble of your own colour.",
+    },
+    "overshoot_home": {
+        "ar": "العدد أكبر من الخانات المتبقية إلى البيت؛ يجب أن يكون العد مضبوطاً.",
+        "en": "That count goes past the end of the home column; it must be exact.",
+    },
+    "home_blocked": {
+        "ar": "لا يمكن القفز فوق كرة داخل البيت أو النزول عليها.",
+        "en": "You cannot jump over or land on a marble inside home.",
+    },
+    "bad_split": {
+        "ar": "تقسيم السبعة يكون بين كرتين مختلفتين وبجزأين مجموعهما سبعة.",
+        "en": "A split Seven uses two different marbles and two parts adding up to seven.",
+    },
+    "bad_swap": {
+        "ar": "الولد يبدّل كرة لك على المسار بكرة لون آخر على المسار.",
+        "en": "The Jack swaps one of your marbles on the track with another colour's on the track.",
+    },
+    "nothing_to_burn": {
+        "ar": "اللاعب التالي لا يملك أوراقاً لحرقها.",
+        "en": "The next player has no cards to burn.",
+    },
+    "must_play": {
+        "ar": "لديك حركة ممكنة، فلا يجوز حرق ورقة.",
+        "en": "You have a legal move, so you may not burn a card.",
+    },
+}
+
+
+def message(code: str, lang: str = "ar") -> str:
+    """The player-facing text for a refusal code (Arabic by default)."""
+    entry = MESSAGES.get(code, MESSAGES["bad_action"])
+    return entry.get(lang, entry["en"])
