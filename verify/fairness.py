@@ -165,8 +165,8 @@ class RandomSource:
     def __init__(
         self, secret: bytes, game: str, ident: str, seeds: Mapping[int, str] | None = None
     ) -> None:
-        self.seeds = dict(seeds if seeds is not None else {})
-        self._key = derive_key(secret, game, ident, self.seeds)
+        self._key = derive_key(secret, game, ident, seeds if seeds is not None else {})
+        self.seeds = dict(seeds or {})
         self.game = game
         self.ident = ident
 
@@ -233,6 +233,9 @@ def replay(
     for _, n in belows:
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_BELOW:
             raise FairnessError("below(n) needs a whole number n from 1 to 2**32")
+    if len({p for p, _ in belows}) < len(belows):
+        # Each purpose is one draw; two n for one purpose would be two different questions.
+        raise FairnessError("each below(n) purpose may be asked only once")
     computed = commitment(secret)
     if not hmac.compare_digest(computed, published):
         return Replay(False, computed)

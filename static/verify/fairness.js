@@ -213,6 +213,9 @@ export async function verify({ game, secret, commitment, id, seeds = {}, purpose
   keyMessage(game, id, seeds);
   for (const p of purposes) checkToken(p, "a purpose");
   for (const [p, n] of belows) { checkToken(p, "a purpose"); checkN(n); }
+  if (new Set(belows.map(([p]) => p)).size < belows.length) {
+    throw new FairnessError("each below(n) purpose may be asked only once");
+  }
   if (items !== null && !Array.isArray(items)) throw new FairnessError("items must be an array");
 
   const computed = await commitmentOf(secret);

@@ -132,6 +132,8 @@ def parse_belows(pairs):
         n = int(n_text)
         if not 1 <= n <= 2**32:
             raise BadInput(f"--below needs N from 1 to 4294967296, got {n}")
+        if purpose in [p for p, _ in out]:
+            raise BadInput(f"--below asks for {purpose!r} twice: each purpose is one draw")
         out.append((token(purpose, "the purpose"), n))
     return out
 
