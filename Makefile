@@ -1,0 +1,63 @@
+# Sahrat: the two commands a newcomer needs are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+# make run: a local SQLite database unless DATABASE_URL says otherwise.
+REDIS_URL ?= redis://127.0.0.1:6379/0
+# make test: always the real PostgreSQL and Redis (a separate Redis database from `make run`).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
+
+.PHONY: run test install browser lint messages bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python scripts/services.py --start-redis --redis-url "$(REDIS_URL)"
+	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py migrate --noinput
+	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py demo_data
+	@echo "Sahrat is starting at http://127.0.0.1:8000 (Ctrl-C stops everything)"
+	REDIS_URL="$(REDIS_URL)" $(BIN)/honcho start -f Procfile
+
+# Debian's Chromium for the browser tests; Playwright never downloads a browser here.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's chromium for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "The browser tests need Debian's chromium: run 'sudo apt-get install chromium'." >&2; exit 1; \
+	  fi; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) browser lint
+	$(BIN)/python scripts/services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)"
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py check
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest $(PYTEST_ARGS)
+
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l ar --ignore=.venv --ignore=staticfiles --ignore='tests/*'
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.fairness --quick
+	$(BIN)/python -m bench.hand --quick
+	$(BIN)/python -m bench.jakaro --quick
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-artifacts

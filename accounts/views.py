@@ -1,0 +1,62 @@
+"""Account pages: thin views over Django's auth views and the accounts services."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save(commit=False)
+        user.language = translation.get_language() or User.Language.ARABIC
+        user.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Sahrat!"))
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        translation.activate(user.language)
+        messages.success(request, _("Your profile is saved."))
+        response = redirect("accounts:profile")
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
+        return response
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Switch the page language; a signed-in player's profile remembers it."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(_("Unknown language."))
+    if request.user.is_authenticated:
+        services.user_set_language(user=request.user, language=language)
+    next_url = request.POST.get("next") or reverse("home")
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
+        next_url = reverse("home")
+    response = HttpResponseRedirect(next_url)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, samesite="Lax", max_age=31536000)
+    return response

@@ -1,0 +1,75 @@
+"""Checks behind /healthz: the database, Redis, the channel layer and Celery's heartbeat."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+HEARTBEAT_KEY = "sahrat:celery:heartbeat"
+
+
+def redis_client() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+
+
+def check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+def check_redis() -> None:
+    if not redis_client().ping():
+        raise RuntimeError("no PONG")
+
+
+def check_channel_layer() -> None:
+    """Send a message to a fresh channel and read it back: the real round trip consumers use."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+
+    async def round_trip() -> None:
+        channel = await layer.new_channel()
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "health.check", "token": token})
+        message = await layer.receive(channel)
+        if message.get("token") != token:
+            raise RuntimeError("the channel layer returned another message")
+
+    async_to_sync(round_trip)()
+
+
+def celery_heartbeat_age() -> float | None:
+    """Seconds since beat and a worker last ran the heartbeat task; None if never seen."""
+    raw = redis_client().get(HEARTBEAT_KEY)
+    return None if raw is None else round(time.time() - float(raw), 1)
+
+
+def report() -> tuple[bool, dict]:
+    """Run every check; healthy when the database, Redis and the channel layer all answer."""
+    checks: dict[str, dict] = {}
+    for name, fn in (
+        ("database", check_database),
+        ("redis", check_redis),
+        ("channel_layer", check_channel_layer),
+    ):
+        try:
+            fn()
+            checks[name] = {"ok": True}
+        except Exception as exc:  # a health check reports every failure, it never raises
+            checks[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+    healthy = all(c["ok"] for c in checks.values())
+    try:
+        age = celery_heartbeat_age()
+        # Celery is reported, not required: the pages and sockets work while a worker restarts.
+        checks["celery"] = {"ok": age is not None and age < 60, "heartbeat_age_s": age}
+    except Exception as exc:
+        checks["celery"] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+    return healthy, {"status": "ok" if healthy else "unavailable", "checks": checks}

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from sahrat_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("accounts.urls")),
+    path("majlis/", include("games.urls")),
+    path("admin/", admin.site.urls),
+]

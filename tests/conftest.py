@@ -1,0 +1,156 @@
+"""Fixtures shared by every layer of tests: real Daphne, a real Celery worker, headless Chromium.
+
+Services are real (PostgreSQL, Redis) and are chosen by `make test` through DATABASE_URL and
+REDIS_URL. Servers started here run as subprocesses against the *test* database, so tests that
+use them need committed data (`transactional_db`).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _subprocess_env() -> dict[str, str]:
+    """The environment for a server process: the same settings, pointed at the test database."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = "sahrat_site.settings"
+    if db["ENGINE"].endswith("postgresql"):
+        user, password = db.get("USER") or "", db.get("PASSWORD") or ""
+        auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
+        host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+        env["DATABASE_URL"] = f"postgres://{auth}{host}:{port}/{db['NAME']}"
+    return env
+
+
+def _wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on port {port} within {timeout} s")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def daphne_server(django_db_setup) -> Iterator[str]:
+    """A real Daphne serving the ASGI app on a free port; yields its base URL."""
+    port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "daphne.log", "w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "sahrat_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_port(port, proc, "Daphne")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup) -> Iterator[subprocess.Popen]:
+    """A real Celery worker on the test broker (REDIS_URL), run as its own process."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "celery-worker.log", "w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "sahrat_site",
+            "worker",
+            "--pool=solo",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"test-{os.getpid()}@%h",
+        ],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield proc
+    finally:
+        _stop(proc)
+        log.close()
+
+
+@pytest.fixture
+def browser_page():
+    """A fresh headless Chromium page (Debian's /usr/bin/chromium, driven by Playwright)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar")
+        page = context.new_page()
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()

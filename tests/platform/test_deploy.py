@@ -1,0 +1,50 @@
+"""SAHRAT_ENV=production turns on the secure settings: `check --deploy` must be clean."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_in_production_mode():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SAHRAT_ENV="production",
+        DJANGO_SECRET_KEY="k" * 20 + "-production-secret-from-the-environment-0123456789",
+        DJANGO_ALLOWED_HOSTS="sahrat.example",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_development_settings_would_fail_the_deploy_check():
+    # The same check must be able to fail: without production mode DEBUG is on.
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode != 0
+    assert "DEBUG" in result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", SAHRAT_ENV="production")
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
