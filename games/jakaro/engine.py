@@ -164,6 +164,8 @@ class Action:
                 raise IllegalAction("bad_action", f"{token!r} is not a count")
         if kind == "move":
             allowed = FORWARD.get(rank(card), ())
+            if not allowed:
+                raise IllegalAction("wrong_card", f"{card} does not move forward")
             if not nums:
                 if len(allowed) != 1:
                     raise IllegalAction("bad_action", "say how far: 1 or 11")
