@@ -90,6 +90,13 @@ function seatSeeds(seeds) {
   return [...bySeat.entries()].sort((a, b) => a[0] - b[0]);
 }
 
+/** A player's seed, made in the browser at sit-down: 16 random bytes as 32 hex characters. */
+export function newSeed() {
+  const c = globalThis.crypto;
+  if (!c || !c.getRandomValues) throw new FairnessError("this browser offers no WebCrypto");
+  return toHex(c.getRandomValues(new Uint8Array(16)));
+}
+
 /** SHA-256 of the secret (given as 64 hex characters), in lowercase hex. */
 export async function commitmentOf(secretHex) {
   const secret = fromHex(parseHex64(secretHex, "the secret"));

@@ -128,3 +128,11 @@ test("bad input is a FairnessError with a clear message", async () => {
   await assert.rejects(fair.below(key, 1.5, "x"), fair.FairnessError);
   await assert.rejects(fair.below(new Uint8Array(3), 2, "x"), fair.FairnessError);
 });
+
+test("newSeed makes a fresh valid seed each time", async () => {
+  const a = fair.newSeed();
+  const b = fair.newSeed();
+  assert.match(a, /^[0-9a-f]{32}$/);
+  assert.notEqual(a, b);
+  assert.equal(fair.keyMessage("hand", "r1", { 0: a }), `${fair.VERSION}\ngame=hand\nid=r1\nseed/0=${a}\n`);
+});

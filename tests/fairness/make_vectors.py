@@ -1,8 +1,10 @@
 """Write tests/fairness/vectors.json, the sahrat-fair-v1 test vectors, from verify/fairness.py.
 
-Run ``python -m tests.fairness.make_vectors`` only on purpose: the file is frozen, and the tests
-check that verify/fairness.py, the standalone verifier and the browser verifier all still give it.
-Regenerating it after an accidental change to the algorithm would hide that change.
+``python -m tests.fairness.make_vectors --markdown`` prints the vector section of
+docs/fairness.md from the file. Run it without ``--markdown`` only on purpose: the file is
+frozen, and the tests check that verify/fairness.py, the standalone verifier and the browser
+verifier all still give it. Regenerating it after an accidental change to the algorithm would
+hide that change.
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ def build() -> dict[str, Any]:
         ),
         vector(
             "hand-round",
-            "A Hand round: the 106-card deal, then a re-shuffle of a 12-card fire pile.",
+            "A Hand round (round 7 of its match): the 106-card deal.",
             _h("sahrat vector hand-round"),
             "hand",
             "round-7",
@@ -214,6 +216,100 @@ def build() -> dict[str, Any]:
     }
 
 
+def _cards(cards: list[str], per_line: int = 13) -> str:
+    rows = [" ".join(cards[i : i + per_line]) for i in range(0, len(cards), per_line)]
+    return "```\n" + "\n".join(rows) + "\n```"
+
+
+def _trace_table(steps: list[dict[str, Any]], items: list[str] | None) -> list[str]:
+    head = "| i | n | mask | 32-bit draws (hex → masked) | j |"
+    if items is not None:
+        head += " list after the swap |"
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    order = list(items) if items is not None else None
+    for step in steps:
+        n = step["n"]
+        mask = (1 << (n - 1).bit_length()) - 1
+        draws = ", ".join(
+            f"`{d['u32']}` → {d['masked']}" + (" **rejected**" if d["rejected"] else "")
+            for d in step["draws"]
+        )
+        row = f"| {step['i']} | {n} | {mask} | {draws} | {step['j']} |"
+        if order is not None:
+            i, j = step["i"], step["j"]
+            order[i], order[j] = order[j], order[i]
+            row += f" {' '.join(order)} |"
+        lines.append(row)
+    return lines
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    """The test-vector section of docs/fairness.md, rendered from vectors.json."""
+    out: list[str] = []
+    for number, v in enumerate(data["vectors"], 1):
+        out += [f"### Vector {number}: `{v['name']}`", "", v["note"], ""]
+        seeds = ", ".join(f"seat {k} = `{s}`" for k, s in v["seeds"].items()) or "none"
+        out += [
+            f"- game: `{v['game']}`",
+            f"- secret: `{v['secret']}`",
+            f"- commitment (SHA-256 of the secret): `{v['commitment']}`",
+            f"- id: `{v['id']}`",
+            f"- seeds: {seeds}",
+            "- key message (every line ends with one LF byte, 0x0a, the last one too):",
+            "",
+            "```",
+            v["key_message"].rstrip("\n"),
+            "```",
+            "",
+            f"- key: `{v['key']}`",
+        ]
+        if "items" in v:
+            out += [f"- items shuffled (instead of the canonical deck): `{' '.join(v['items'])}`"]
+        out.append("")
+        for sh in v["shuffles"]:
+            out += [
+                f"Purpose `{sh['purpose']}`: first stream block `{sh['stream_block_0']}`; "
+                f"result ({len(sh['result'])} items, position 0 first, read across):",
+                "",
+                _cards(sh["result"]),
+                "",
+            ]
+            if "trace" in sh:
+                steps = sh["trace"] if len(sh["trace"]) <= 12 else sh["trace"][:6]
+                shown = "all steps" if steps is sh["trace"] else "the first six steps"
+                out += [f"Trace of `{sh['purpose']}` ({shown}):", ""]
+                out += _trace_table(steps, v.get("items") if steps is sh["trace"] else None)
+                out.append("")
+        for b in v["below"]:
+            draws = ", ".join(
+                f"`{d['u32']}` → {d['masked']}" + (" rejected" if d["rejected"] else " kept")
+                for d in b["draws"]
+            )
+            out.append(
+                f'- `below({b["n"]}, "{b["purpose"]}")` = **{b["value"]}**'
+                + (f" (draws: {draws})" if draws else " (no draw is made when n = 1)")
+            )
+        if v["below"]:
+            out.append("")
+    m = data["commitment_mismatch"]
+    out += [
+        "### Commitment mismatch",
+        "",
+        m["note"],
+        "",
+        f"- secret: `{m['secret']}`",
+        f"- published commitment: `{m['commitment']}`",
+        "- SHA-256 of the secret is "
+        f"`{hashlib.sha256(bytes.fromhex(m['secret'])).hexdigest()}`: a verifier must report a "
+        "mismatch and show no shuffle.",
+        "",
+    ]
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    PATH.write_text(json.dumps(build(), indent=1) + "\n")
-    print(f"wrote {PATH}")
+    if sys.argv[1:] == ["--markdown"]:
+        print(render_markdown(json.loads(PATH.read_text())), end="")
+    else:
+        PATH.write_text(json.dumps(build(), indent=1) + "\n")
+        print(f"wrote {PATH}")
