@@ -109,6 +109,8 @@ test("bad input is a FairnessError with a clear message", async () => {
     [{ game: "poker" }, /unknown game/],
     [{ id: "" }, /identifier must be/],
     [{ id: "a b" }, /identifier must be/],
+    [{ id: "m1\n" }, /identifier must be/],
+    [{ purposes: ["deal/1\n"] }, /purpose must be/],
     [{ purposes: [""] }, /purpose must be/],
     [{ seeds: { "-1": "x" } }, /seat must be a whole number/],
     [{ seeds: { 0: "" } }, /seed of seat 0/],
