@@ -14,7 +14,8 @@ Example (the values are printed on the Verify page when a round or match ends):
 
 It checks that SHA-256(secret) is the commitment, then prints each shuffle you ask for (of the
 game's deck in its canonical order, or of the cards you give with --items) and each draw
-below(n). Exit status: 0 the commitment matches, 1 it does not, 2 bad input.
+below(n). Exit status: 0 the commitment matches, 1 it does not, 2 bad input, 3 an unexpected
+failure (please report it).
 """
 
 import argparse
