@@ -1,0 +1,287 @@
+"""Bots for Hand: a good bot, the naive bot of the benchmark, a random bot for tests, and the
+auto-play of a seat whose time ran out. Each chooses from ``view(state, seat)`` alone: a bot never
+sees another seat's cards or the stock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from . import finder
+from .cards import hand_value, is_joker, rank_of, suit_of
+from .melds import Meld, MeldError, extend, swap
+
+
+def melds_of(v: dict) -> list[Meld]:
+    """The open melds of a view, as Meld values."""
+    return [
+        Meld(m["owner"], m["kind"], tuple(m["cards"]), tuple(m["stands"]), m["low"])
+        for m in v["melds"]
+    ]
+
+
+def _fits(card: str, melds: list[Meld]) -> bool:
+    for m in melds:
+        try:
+            extend(m, [(card, None)])
+            return True
+        except MeldError:
+            continue
+    return False
+
+
+def _keep_score(
+    card: str, hand: list[str], melded: Counter, next_can_lay: bool, melds: list[Meld]
+) -> float:
+    """How much a card is worth keeping: meld membership, partial melds, danger of feeding."""
+    score = 0.0
+    if melded[card] > 0:
+        score += 100
+    r, s = rank_of(card), suit_of(card)
+    for o in hand:
+        if o is card or is_joker(o):
+            continue
+        ro, so = rank_of(o), suit_of(o)
+        if ro == r and so != s:
+            score += 3
+        elif so == s:
+            d = min(abs(ro - r), abs((14 if ro == 1 else ro) - (14 if r == 1 else r)))
+            if d == 1:
+                score += 3
+            elif d == 2:
+                score += 1.5
+    if next_can_lay and _fits(card, melds):
+        score += 6  # the next player could take it from the fire pile and lay it off
+    score -= hand_value(card) * 0.15  # throw high cards first: they cost most if caught
+    return score
+
+
+def least_useful(v: dict) -> str:
+    """The card to throw: never a joker; the one least likely to build a meld."""
+    hand = list(v["hand"])
+    throwable = [c for c in hand if not is_joker(c)]
+    if not throwable:
+        return hand[0]  # only jokers: the one case where a joker is thrown
+    left, _ = finder.analyse(hand)
+    melded = Counter(left.cards()) if left is not None else Counter()
+    nxt = (v["seat"] + 1) % v["players"]
+    next_can_lay = v["opened"][nxt] and not (v["partners"] and nxt % 2 == v["seat"] % 2)
+    melds = melds_of(v)
+    # Never leave only jokers in hand (they cannot be thrown): the caller keeps that invariant.
+    return min(
+        throwable,
+        key=lambda c: (_keep_score(c, hand, melded, next_can_lay, melds), -hand_value(c), c),
+    )
+
+
+def _usable_lay_offs(hand: list[str], melds: list[Meld], allow_joker: bool) -> list[str]:
+    out = []
+    throwable = sum(1 for c in hand if not is_joker(c))
+    for text in finder.lay_offs(hand, melds):
+        card = text.split()[2].split("=")[0]
+        if is_joker(card) and not (allow_joker or throwable == 1):
+            continue
+        if not is_joker(card) and throwable <= 1:
+            continue
+        out.append(text)
+    return out
+
+
+def _opponents_close(v: dict) -> bool:
+    me = v["seat"]
+    for s, n in enumerate(v["counts"]):
+        if s == me or (v["partners"] and s % 2 == me % 2):
+            continue
+        if n <= 5 or (v["opened"][s] and n <= 7):
+            return True
+    return False
+
+
+def choose(v: dict) -> str:
+    """The good bot's next action for the seat whose turn it is."""
+    hand = list(v["hand"])
+    seat = v["seat"]
+    opened = v["opened"][seat]
+    melds = melds_of(v)
+    if v["phase"] == "draw":
+        top = v["fire_top"]
+        if top is not None:
+            with_top = [*hand, top]
+            if not opened:
+                if finder.complete_hand(with_top) is not None:
+                    return "draw fire"
+                if finder.best_opening(with_top, v["threshold"], must=top) is not None:
+                    return "draw fire"
+            elif finder.can_use(with_top, top, melds):
+                return "draw fire"
+        return "draw stock"
+    fire = v["fire_card"]
+    if not opened:
+        full = finder.complete_hand(hand)
+        if full is not None:
+            return full.action()
+        plan = finder.best_opening(hand, v["threshold"], must=fire)
+        if plan is not None:
+            if fire is None and _hold_for_hand(v, hand, plan):
+                return f"throw {least_useful(v)}"
+            return plan.action()
+        return f"throw {least_useful(v)}"
+    # Opened: first meet the obligations of this turn.
+    if fire is not None:
+        left, _ = finder.analyse(hand, must=fire)
+        if left is not None:
+            return left.action()
+        offs = [t for t in finder.lay_offs(hand, melds) if t.split()[2] == fire]
+        if offs:
+            return offs[0]
+        swaps = [
+            t
+            for t in finder.joker_swaps(hand, melds)
+            if fire in t.split()[2:] and _swap_usable(hand, melds, t)
+        ]
+        if swaps and v["joker_due"] is None:
+            return swaps[0]
+        # Fill the gap between a run and the fire card first (off 8H, then off 9H).
+        offs = [
+            t
+            for t in _usable_lay_offs(hand, melds, allow_joker=False)
+            if t.split()[2][-1] == fire[-1] and melds[int(t.split()[1]) - 1].kind == "run"
+        ]
+        if offs:
+            return offs[0]
+    if v["joker_due"] is not None:
+        left, _ = finder.analyse(hand, must=v["joker_due"])
+        if left is not None:
+            return left.action()
+        offs = [t for t in finder.lay_offs(hand, melds) if t.split()[2].startswith(v["joker_due"])]
+        if offs:
+            return offs[0]
+    left, _ = finder.analyse(hand)
+    if left is not None and left.value > 0:
+        return left.action()
+    offs = _usable_lay_offs(hand, melds, allow_joker=len(hand) <= 3)
+    if offs:
+        return offs[0]
+    if v["joker_due"] is None:
+        for text in finder.joker_swaps(hand, melds):
+            if _swap_pays(hand, melds, text):
+                return text
+    return f"throw {least_useful(v)}"
+
+
+def _swap_usable(hand: list[str], melds: list[Meld], text: str) -> bool:
+    words = text.split()
+    idx, given = int(words[1]), words[2:]
+    after = Counter(hand) - Counter(given)
+    try:
+        new, joker = swap(melds[idx - 1], given)
+    except MeldError:
+        return False
+    table = [*melds[: idx - 1], new, *melds[idx:]]
+    return finder.joker_usable([*after.elements(), joker], joker, table)
+
+
+def _swap_pays(hand: list[str], melds: list[Meld], text: str) -> bool:
+    """Swap a joker only if it can be laid down at once and a card is still left to throw."""
+    words = text.split()
+    idx, given = int(words[1]), words[2:]
+    meld = melds[idx - 1]
+    joker = meld.joker
+    after = list(hand)
+    for c in given:
+        after.remove(c)
+    if sum(1 for c in after if not is_joker(c)) < 2:
+        return False
+    after.append(joker)
+    left, _ = finder.analyse(after, must=joker)
+    return left is not None
+
+
+def _hold_for_hand(v: dict, hand: list[str], plan: finder.Plan) -> bool:
+    """Close to a «هاند»: every card but two is in melds and those two nearly make one."""
+    if _opponents_close(v) or v["stock_count"] < 15:
+        return False
+    rest = Counter(hand) - Counter(plan.cards())
+    loose = list(rest.elements())
+    if len(loose) != 2 or any(is_joker(c) for c in loose):
+        return False
+    a, b = loose
+    return (rank_of(a) == rank_of(b) and suit_of(a) != suit_of(b)) or (
+        suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) == 1
+    )
+
+
+def naive(v: dict) -> str:
+    """The naive bot: draws from the stock, opens when it can, throws its highest card."""
+    hand = list(v["hand"])
+    seat = v["seat"]
+    if v["phase"] == "draw":
+        return "draw stock"
+    if not v["opened"][seat]:
+        full = finder.complete_hand(hand)
+        if full is not None:
+            return full.action()
+        plan = finder.best_opening(hand, v["threshold"])
+        if plan is not None:
+            return plan.action()
+    else:
+        left, _ = finder.analyse(hand)
+        if left is not None and left.value > 0:
+            return left.action()
+        offs = _usable_lay_offs(hand, melds_of(v), allow_joker=False)
+        if offs:
+            return offs[0]
+    throwable = [c for c in hand if not is_joker(c)] or hand
+    return "throw " + max(throwable, key=lambda c: (hand_value(c), c))
+
+
+def random_move(v: dict, rnd: random.Random) -> list[str]:
+    """Candidate actions in a random order (for tests): the caller plays the first one accepted."""
+    hand = list(v["hand"])
+    if v["phase"] == "draw":
+        out = ["draw fire", "draw stock"] if rnd.random() < 0.3 else ["draw stock"]
+        return out
+    melds = melds_of(v)
+    opened = v["opened"][v["seat"]]
+    cands: list[str] = []
+    left, full = finder.analyse(hand, must=v["fire_card"] or v["joker_due"])
+    if full is not None and not opened:
+        cands.append(full.action())
+    if left is not None:
+        cands.append(left.action())
+        if len(left.melds) > 1:
+            cands.append(finder.Plan(0, left.melds[:1]).action())
+    if opened:
+        cands += finder.lay_offs(hand, melds)
+        cands += finder.joker_swaps(hand, melds)
+    rnd.shuffle(cands)
+    throws = [f"throw {c}" for c in dict.fromkeys(hand) if not is_joker(c)]
+    rnd.shuffle(throws)
+    if rnd.random() < 0.5:
+        return cands + throws + ["timeout"]
+    return throws + cands + ["timeout"]
+
+
+def auto_play(state: Any, seat: int, rng: Any) -> tuple[Any, list[str]]:
+    """Play a timed-out turn: draw from the stock (or undo what cannot stay half done) and throw
+    the least useful card (never a joker). It never lays anything down for the player.
+
+    Returns the new state and the action texts applied, for the match log.
+    """
+    from .engine import apply, view
+
+    done: list[str] = []
+    r = state.round
+    if r.phase == "draw":
+        done.append("draw stock")
+    elif r.fire_card is not None or r.joker_due is not None:
+        done.append("timeout")
+    for text in done:
+        state = apply(state, seat, text, rng)
+    if state.status != "playing":
+        return state, done
+    text = f"throw {least_useful(view(state, seat))}"
+    state = apply(state, seat, text, rng)
+    return state, [*done, text]

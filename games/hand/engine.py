@@ -1,0 +1,676 @@
+"""The Hand engine: state, actions, scoring, views and JSON (rules in docs/rules/hand.md).
+
+Seats are 0..n-1 and play goes from seat s to seat (s + 1) % n: the tables draw seats
+counter-clockwise, so "the next seat" is the player on your right. Round 1's dealer is seat
+n - 1, so seat 0 starts; the deal moves one seat on each round. In partners, seats 0 and 2 play
+against 1 and 3.
+
+Where a rule lives: the turn (draw / lay / off / swap / throw) in ``apply`` and the ``_do_*``
+functions; opening thresholds in ``threshold``; going out, «هاند» and round scores in
+``_end_round``; the match (five rounds, the extra round, places and shares) in ``standings``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from . import finder
+from .actions import Action, ActionError, parse
+from .cards import hand_value, is_joker, sort_cards
+from .melds import Meld, MeldError, build, extend, swap
+from .messages import message
+
+OPENING = 51
+MAX_RESHUFFLES = 4  # after this many rebuilt stocks, an empty stock ends the round (a safety valve)
+
+
+class IllegalAction(Exception):
+    """A refused action: a stable ``code``, a ``detail`` and the player's message (ar/en)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+        self.message = message(code)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Table options: every one of them is free (rules §1, §5, §10)."""
+
+    players: int = 4  # 2, 3 or 4
+    partners: bool = False  # four players, partner across
+    variant: str = "saudi"  # "saudi": each later opening beats the last; "plain": 51 for all
+    table: str = "easy"  # "easy": hints in the view; "strict": none
+    rounds: int = 5
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError("Hand is for 2, 3 or 4 players")
+        if self.partners and self.players != 4:
+            raise ValueError("partners needs four players")
+        if self.variant not in ("saudi", "plain"):
+            raise ValueError("variant is 'saudi' or 'plain'")
+        if self.table not in ("easy", "strict"):
+            raise ValueError("table is 'easy' or 'strict'")
+        if self.rounds < 1:
+            raise ValueError("at least one round")
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a round ended: who went out (None if the stock ran dry), whether with a «هاند»."""
+
+    out: int | None
+    hand: bool
+    scores: tuple[int, ...]
+    blocked: bool = False
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]  # drawn from the front
+    fire: tuple[str, ...]  # the top is the last card
+    melds: tuple[Meld, ...] = ()
+    opened: tuple[int, ...] = ()  # opening points per seat, 0 = not opened
+    openings: tuple[tuple[int, int], ...] = ()  # (seat, points) in order
+    turn: int = 0
+    phase: str = "play"  # draw | play | over
+    first_turn: bool = True
+    fire_card: str | None = None  # taken from the fire pile this turn, not laid down yet
+    joker_due: str | None = None  # taken by a swap this turn, not laid down yet
+    swap_undo: tuple[int, Meld, tuple[str, ...]] | None = None  # to put a swap back on timeout
+    reshuffles: int = 0
+    result: Result | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    """A match: options, cumulative totals, per-round scores and the current round."""
+
+    options: Options
+    round: Round
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...] = ()
+    status: str = "playing"  # playing | round_over | match_over
+    places: tuple[tuple[int, ...], ...] = field(default=())  # per unit: (place, *seats)
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _deal(options: Options, number: int, dealer: int, rng: Any) -> Round:
+    """Deal a round: starter (dealer's right) takes the first 15 cards, each next seat 14."""
+    n = options.players
+    deck = rng.deck(f"deal/{number}")
+    if len(deck) != 106:
+        raise ValueError("the random source must be a Hand source (106 cards)")
+    starter = (dealer + 1) % n
+    hands: list[tuple[str, ...]] = [()] * n
+    pos = 0
+    for k in range(n):
+        seat = (starter + k) % n
+        take = 15 if k == 0 else 14
+        hands[seat] = sort_cards(deck[pos : pos + take])
+        pos += take
+    return Round(
+        number=number,
+        dealer=dealer,
+        hands=tuple(hands),
+        stock=tuple(deck[pos:]),
+        fire=(),
+        opened=(0,) * n,
+        turn=starter,
+        phase="play",
+        first_turn=True,
+    )
+
+
+def new_match(options: Options, rng: Any) -> State:
+    """A new match and its first round, dealt from ``rng`` (purpose ``deal/1``)."""
+    n = options.players
+    return State(options, _deal(options, 1, n - 1, rng), totals=(0,) * n)
+
+
+def next_round(state: State, rng: Any) -> State:
+    """Deal the next round (a new random source per round); the deal moves one seat on."""
+    if state.status == "match_over":
+        raise IllegalAction("match_over")
+    if state.status != "round_over":
+        raise IllegalAction("round_in_play")
+    r = state.round
+    dealer = (r.dealer + 1) % state.options.players
+    return replace(state, round=_deal(state.options, r.number + 1, dealer, rng), status="playing")
+
+
+# --------------------------------------------------------------------------- rules helpers
+
+
+def team_of(options: Options, seat: int) -> int:
+    """The scoring unit of a seat: its team (0 or 1) in partners, else the seat itself."""
+    return seat % 2 if options.partners else seat
+
+
+def units(options: Options) -> list[tuple[int, ...]]:
+    """Scoring units: teams (0, 2) and (1, 3) in partners, else one per seat."""
+    if options.partners:
+        return [(0, 2), (1, 3)]
+    return [(s,) for s in range(options.players)]
+
+
+def threshold(state: State, seat: int) -> int:
+    """Points the seat's opening must reach now (rules §5)."""
+    opts, r = state.options, state.round
+    if opts.variant == "plain" or not r.openings:
+        return OPENING
+    if not opts.partners:
+        return max(OPENING, r.openings[-1][1] + 1)
+    first_team = team_of(opts, r.openings[0][0])
+    if team_of(opts, seat) == first_team:
+        return OPENING
+    best = max(p for s, p in r.openings if team_of(opts, s) == first_team)
+    return max(OPENING, best + 1)
+
+
+def _take(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...]:
+    """The hand without these cards, or card_not_in_hand."""
+    need = Counter(cards)
+    have = Counter(hand)
+    if need - have:
+        raise IllegalAction("card_not_in_hand", " ".join(sorted((need - have).elements())))
+    return sort_cards(list((have - need).elements()))
+
+
+def _throwable(hand: tuple[str, ...]) -> bool:
+    return any(not is_joker(c) for c in hand)
+
+
+def _joker_has_place(melds: tuple[Meld, ...]) -> bool:
+    """Could a joker be laid off somewhere on the table now?"""
+    return any(finder.lay_offs(["JK1"], [m]) for m in melds)
+
+
+def _set(t: tuple, i: int, v: Any) -> tuple:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def check(state: State, seat: int, action: Action | str) -> None:
+    """Raise IllegalAction if the action is refused now; return None if it would be accepted."""
+    apply(state, seat, action, None)
+
+
+def apply(state: State, seat: int, action: Action | str, rng: Any) -> State:
+    """The state after ``seat`` plays ``action``; IllegalAction (state unchanged) if refused.
+
+    ``rng`` is the round's random source: it is used only to rebuild an empty stock.
+    """
+    if isinstance(action, str):
+        try:
+            action = parse(action)
+        except ActionError as exc:
+            raise IllegalAction(exc.code, exc.detail) from None
+    if not isinstance(seat, int) or not 0 <= seat < state.options.players:
+        raise IllegalAction("no_such_seat", str(seat))
+    if state.status == "match_over":
+        raise IllegalAction("match_over")
+    if state.status == "round_over":
+        raise IllegalAction("round_over")
+    r = state.round
+    if seat != r.turn:
+        raise IllegalAction("not_your_turn")
+    kind = action.kind
+    if kind == "draw":
+        return _do_draw(state, seat, action.source, rng)
+    if kind == "timeout":
+        return _do_timeout(state, seat, rng)
+    if r.phase == "draw":
+        raise IllegalAction("must_draw")
+    try:
+        if kind == "lay":
+            return _do_lay(state, seat, action)
+        if kind == "off":
+            return _do_off(state, seat, action)
+        if kind == "swap":
+            return _do_swap(state, seat, action)
+    except MeldError as exc:
+        raise IllegalAction(exc.code, exc.detail) from None
+    return _do_throw(state, seat, action.cards[0][0])
+
+
+def _draw_stock(state: State, r: Round, seat: int, rng: Any) -> State:
+    stock, fire, reshuffles = r.stock, r.fire, r.reshuffles
+    if not stock:
+        if len(fire) < 2 or reshuffles >= MAX_RESHUFFLES:
+            return _end_round(state, replace(r, phase="over"), None, False, blocked=True)
+        reshuffles += 1
+        below = list(fire[:-1])
+        # check() passes no random source: the order does not matter for a dry run.
+        stock = tuple(rng.shuffle(below, f"reshuffle/{reshuffles}") if rng else below)
+        fire = fire[-1:]
+    hand = sort_cards([*r.hands[seat], stock[0]])
+    r = replace(
+        r,
+        hands=_set(r.hands, seat, hand),
+        stock=stock[1:],
+        fire=fire,
+        reshuffles=reshuffles,
+        phase="play",
+    )
+    return replace(state, round=r)
+
+
+def _do_draw(state: State, seat: int, source: str, rng: Any) -> State:
+    r = state.round
+    if r.first_turn:
+        raise IllegalAction("no_draw_first_turn")
+    if r.phase != "draw":
+        raise IllegalAction("already_drew")
+    if source == "stock":
+        return _draw_stock(state, r, seat, rng)
+    if not r.fire:
+        raise IllegalAction("fire_empty")
+    card = r.fire[-1]
+    hand = sort_cards([*r.hands[seat], card])
+    if r.opened[seat]:
+        usable = finder.can_use(list(hand), card, r.melds)
+    else:
+        usable = (
+            finder.best_opening(hand, threshold(state, seat), must=card) is not None
+            or finder.complete_hand(hand) is not None
+        )
+    if not usable:
+        raise IllegalAction("fire_unusable", card)
+    r = replace(r, hands=_set(r.hands, seat, hand), fire=r.fire[:-1], phase="play", fire_card=card)
+    return replace(state, round=r)
+
+
+def _used(r: Round, laid: list[str]) -> Round:
+    """Clear the fire-card and joker obligations that these laid cards meet."""
+    if r.fire_card is not None and r.fire_card in laid:
+        r = replace(r, fire_card=None)
+    if r.joker_due is not None and r.joker_due in laid:
+        r = replace(r, joker_due=None, swap_undo=None)
+    return r
+
+
+def _do_lay(state: State, seat: int, action: Action) -> State:
+    r = state.round
+    laid = [c for m in action.melds for c, _ in m]
+    rest = _take(r.hands[seat], laid)
+    new = [build(seat, list(m)) for m in action.melds]
+    points = sum(m.points() for m in new)
+    opened = r.opened
+    openings = r.openings
+    if not opened[seat]:
+        if not rest:
+            # «هاند»: every card at once, never having opened (so never having laid off).
+            r = replace(r, hands=_set(r.hands, seat, ()), melds=r.melds + tuple(new))
+            return _end_round(state, r, seat, True)
+        if points < threshold(state, seat):
+            raise IllegalAction("opening_too_low", f"{points} < {threshold(state, seat)}")
+        if r.fire_card is not None and r.fire_card not in laid:
+            raise IllegalAction("opening_needs_fire_card", r.fire_card)
+        opened = _set(opened, seat, points)
+        openings = (*openings, (seat, points))
+    if not _throwable(rest):
+        raise IllegalAction("no_card_to_throw")
+    r = replace(
+        r,
+        hands=_set(r.hands, seat, rest),
+        melds=r.melds + tuple(new),
+        opened=opened,
+        openings=openings,
+    )
+    return replace(state, round=_used(r, laid))
+
+
+def _meld_at(r: Round, index: int) -> Meld:
+    if not 1 <= index <= len(r.melds):
+        raise IllegalAction("bad_meld_index", str(index))
+    return r.melds[index - 1]
+
+
+def _do_off(state: State, seat: int, action: Action) -> State:
+    r = state.round
+    if not r.opened[seat]:
+        raise IllegalAction("not_opened")
+    meld = _meld_at(r, action.index)
+    laid = [c for c, _ in action.cards]
+    rest = _take(r.hands[seat], laid)
+    out = extend(meld, list(action.cards))
+    if not _throwable(rest):
+        raise IllegalAction("no_card_to_throw")
+    r = replace(r, hands=_set(r.hands, seat, rest), melds=_set(r.melds, action.index - 1, out))
+    return replace(state, round=_used(r, laid))
+
+
+def _do_swap(state: State, seat: int, action: Action) -> State:
+    r = state.round
+    if not r.opened[seat]:
+        raise IllegalAction("not_opened")
+    meld = _meld_at(r, action.index)
+    if r.joker_due is not None:
+        raise IllegalAction("swap_used_this_turn")
+    given = [c for c, _ in action.cards]
+    rest = _take(r.hands[seat], given)
+    out, joker = swap(meld, given)
+    hand = sort_cards([*rest, joker])
+    if not _throwable(hand):
+        raise IllegalAction("no_card_to_throw")
+    table = _set(r.melds, action.index - 1, out)
+    if not finder.joker_usable(list(hand), joker, table):
+        raise IllegalAction("joker_no_use")
+    r = replace(
+        r,
+        hands=_set(r.hands, seat, hand),
+        melds=_set(r.melds, action.index - 1, out),
+        joker_due=joker,
+        swap_undo=(action.index - 1, meld, tuple(given)),
+    )
+    # The given card is laid down in a meld: it meets the fire-card obligation too.
+    return replace(state, round=_used(r, given))
+
+
+def _do_throw(state: State, seat: int, card: str) -> State:
+    r = state.round
+    hand = r.hands[seat]
+    # A joker is never thrown, except by a seat holding nothing else (see docs/rules/hand.md).
+    if is_joker(card) and _throwable(hand):
+        raise IllegalAction("cannot_throw_joker")
+    rest = _take(hand, [card])
+    if r.fire_card is not None:
+        raise IllegalAction("fire_card_unused", r.fire_card)
+    if r.joker_due is not None:
+        raise IllegalAction("joker_unused", r.joker_due)
+    if rest and not _throwable(rest) and _joker_has_place(r.melds):
+        raise IllegalAction("keep_a_card")
+    r = replace(r, hands=_set(r.hands, seat, rest), fire=(*r.fire, card))
+    if not rest:
+        return _end_round(state, r, seat, False)
+    n = state.options.players
+    r = replace(r, turn=(seat + 1) % n, phase="draw", first_turn=False, swap_undo=None)
+    return replace(state, round=r)
+
+
+def _do_timeout(state: State, seat: int, rng: Any) -> State:
+    """The turn ran out: undo what cannot be left half done, so that a throw can end the turn.
+
+    A swapped joker not laid down goes back in its meld (and the cards given come back); a card
+    taken from the fire pile and not laid down goes back on the pile and the seat draws from the
+    stock instead; a seat that has not drawn draws from the stock. Nothing is ever laid for it.
+    """
+    r = state.round
+    if r.phase == "draw":
+        return _draw_stock(state, r, seat, rng)
+    if r.joker_due is not None and r.swap_undo is not None:
+        idx, old, given = r.swap_undo
+        cur = r.melds[idx]
+        if cur.kind == "run":
+            # Lay-offs may have lengthened the run since the swap: put the joker back in place.
+            pos = cur.stands.index(old.stands[old.cards.index(r.joker_due)])
+            cur = replace(cur, cards=_set(cur.cards, pos, r.joker_due))
+        else:
+            cur = old
+        hand = _take(r.hands[seat], [r.joker_due])
+        r = replace(
+            r,
+            hands=_set(r.hands, seat, sort_cards([*hand, *given])),
+            melds=_set(r.melds, idx, cur),
+            joker_due=None,
+            swap_undo=None,
+        )
+    if r.fire_card is not None:
+        hand = _take(r.hands[seat], [r.fire_card])
+        r = replace(
+            r,
+            hands=_set(r.hands, seat, hand),
+            fire=(*r.fire, r.fire_card),
+            fire_card=None,
+        )
+        return _draw_stock(state, r, seat, rng)
+    return replace(state, round=r)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def round_scores(options: Options, r: Round, out: int | None, hand: bool) -> tuple[int, ...]:
+    """Scores of a round (rules §8): −30 / −60 for going out, cards left or a flat 100 / 200."""
+    mult = 2 if hand else 1
+    scores = []
+    for s in range(options.players):
+        if s == out:
+            scores.append(-30 * mult)
+        elif out is not None and options.partners and s % 2 == out % 2:
+            scores.append(0)  # the team went out together: −30 / −60 is the team's score
+        elif not r.opened[s]:
+            scores.append(100 * mult)
+        else:
+            scores.append(mult * sum(hand_value(c) for c in r.hands[s]))
+    return tuple(scores)
+
+
+def _end_round(state: State, r: Round, out: int | None, hand: bool, blocked: bool = False) -> State:
+    scores = round_scores(state.options, r, out, hand)
+    r = replace(
+        r,
+        phase="over",
+        fire_card=None,
+        joker_due=None,
+        swap_undo=None,
+        result=Result(out, hand, scores, blocked),
+    )
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    state = replace(state, round=r, totals=totals, history=(*state.history, scores))
+    status = "round_over"
+    if r.number >= state.options.rounds:
+        table = standings(state)
+        first = [u for u in table if u[0] == 1]
+        if not (len(first) > 1 and r.number == state.options.rounds):
+            status = "match_over"
+            return replace(state, status=status, places=tuple(table))
+    return replace(state, status=status)
+
+
+def standings(state: State) -> list[tuple[int, ...]]:
+    """(place, *seats) per unit, lowest total first; equal totals share the place."""
+    opts = state.options
+    rows = sorted(
+        ((sum(state.totals[s] for s in u), u) for u in units(opts)), key=lambda x: (x[0], x[1])
+    )
+    out = []
+    for i, (total, u) in enumerate(rows):
+        place = 1 + sum(1 for t, _ in rows[:i] if t < total)
+        out.append((place, *u))
+    return out
+
+
+def shares(state: State) -> dict[int, Fraction]:
+    """Each seat's share of the pot after the table fee (rules §9), ties pooled and split.
+
+    Two players: the winner takes all. Three or four: first 70%, second 30%. Partners: the winning
+    team takes all, split equally between the partners.
+    """
+    if state.status != "match_over":
+        raise IllegalAction("round_in_play")
+    opts = state.options
+    prizes = (
+        [Fraction(1)]
+        if (opts.players == 2 or opts.partners)
+        else [Fraction(7, 10), Fraction(3, 10)]
+    )
+    table = list(state.places)
+    out = {s: Fraction(0) for s in range(opts.players)}
+    for place in sorted({row[0] for row in table}):
+        tied = [row[1:] for row in table if row[0] == place]
+        pool = sum(prizes[place - 1 : place - 1 + len(tied)], Fraction(0))
+        for u in tied:
+            for s in u:
+                out[s] += pool / len(tied) / len(u)
+    return out
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _meld_view(n: int, m: Meld) -> dict:
+    return {
+        "n": n,
+        "owner": m.owner,
+        "kind": m.kind,
+        "cards": list(m.cards),
+        "stands": list(m.stands),
+        "low": m.low,
+        "points": m.points(),
+        "text": m.to_text(),
+    }
+
+
+def view(state: State, seat: int) -> dict:
+    """What ``seat`` may see (JSON-able): its own cards, counts of everyone else's."""
+    opts, r = state.options, state.round
+    must: list[str] = []
+    if r.phase != "over" and r.turn == seat:
+        if r.phase == "draw":
+            must.append("draw")
+        else:
+            if r.fire_card:
+                must.append("use_fire_card")
+            if r.joker_due:
+                must.append("use_joker")
+            must.append("throw")
+    out: dict[str, Any] = {
+        "seat": seat,
+        "players": opts.players,
+        "partners": opts.partners,
+        "variant": opts.variant,
+        "table": opts.table,
+        "rounds": opts.rounds,
+        "round": r.number,
+        "dealer": r.dealer,
+        "turn": r.turn,
+        "phase": r.phase,
+        "first_turn": r.first_turn,
+        "status": state.status,
+        "hand": list(r.hands[seat]),
+        "counts": [len(h) for h in r.hands],
+        "stock_count": len(r.stock),
+        "fire": list(r.fire),
+        "fire_top": r.fire[-1] if r.fire else None,
+        "melds": [_meld_view(i, m) for i, m in enumerate(r.melds, start=1)],
+        "opened": [p > 0 for p in r.opened],
+        "openings": [list(o) for o in r.openings],
+        "threshold": threshold(state, seat),
+        "fire_card": r.fire_card,
+        "joker_due": r.joker_due,
+        "must": must,
+        "totals": list(state.totals),
+        "history": [list(h) for h in state.history],
+        "result": None,
+        "places": [list(p) for p in state.places],
+        "hints": None,
+    }
+    if r.result is not None:
+        out["result"] = {
+            "out": r.result.out,
+            "hand": r.result.hand,
+            "scores": list(r.result.scores),
+            "blocked": r.result.blocked,
+        }
+        # The round is over: every hand is shown, as at a real table.
+        out["hands"] = [list(h) for h in r.hands]
+    if opts.table == "easy" and r.turn == seat and r.phase == "play":
+        out["hints"] = finder.hints(
+            r.hands[seat], r.opened[seat] > 0, threshold(state, seat), r.melds, r.fire_card
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _meld_json(m: Meld) -> list:
+    return [m.owner, m.kind, list(m.cards), list(m.stands), m.low]
+
+
+def _meld_from(x: list) -> Meld:
+    return Meld(x[0], x[1], tuple(x[2]), tuple(x[3]), x[4])
+
+
+def to_json(state: State) -> str:
+    """The whole state (hidden cards included: for storage, never for a player) as JSON."""
+    r = state.round
+    data = {
+        "options": vars(state.options),
+        "totals": list(state.totals),
+        "history": [list(h) for h in state.history],
+        "status": state.status,
+        "places": [list(p) for p in state.places],
+        "round": {
+            "number": r.number,
+            "dealer": r.dealer,
+            "hands": [list(h) for h in r.hands],
+            "stock": list(r.stock),
+            "fire": list(r.fire),
+            "melds": [_meld_json(m) for m in r.melds],
+            "opened": list(r.opened),
+            "openings": [list(o) for o in r.openings],
+            "turn": r.turn,
+            "phase": r.phase,
+            "first_turn": r.first_turn,
+            "fire_card": r.fire_card,
+            "joker_due": r.joker_due,
+            "swap_undo": None
+            if r.swap_undo is None
+            else [r.swap_undo[0], _meld_json(r.swap_undo[1]), list(r.swap_undo[2])],
+            "reshuffles": r.reshuffles,
+            "result": None
+            if r.result is None
+            else [r.result.out, r.result.hand, list(r.result.scores), r.result.blocked],
+        },
+    }
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def from_json(text: str) -> State:
+    """The state that ``to_json`` wrote."""
+    d = json.loads(text)
+    rd = d["round"]
+    su = rd["swap_undo"]
+    res = rd["result"]
+    r = Round(
+        number=rd["number"],
+        dealer=rd["dealer"],
+        hands=tuple(tuple(h) for h in rd["hands"]),
+        stock=tuple(rd["stock"]),
+        fire=tuple(rd["fire"]),
+        melds=tuple(_meld_from(m) for m in rd["melds"]),
+        opened=tuple(rd["opened"]),
+        openings=tuple(tuple(o) for o in rd["openings"]),
+        turn=rd["turn"],
+        phase=rd["phase"],
+        first_turn=rd["first_turn"],
+        fire_card=rd["fire_card"],
+        joker_due=rd["joker_due"],
+        swap_undo=None if su is None else (su[0], _meld_from(su[1]), tuple(su[2])),
+        reshuffles=rd["reshuffles"],
+        result=None if res is None else Result(res[0], res[1], tuple(res[2]), res[3]),
+    )
+    return State(
+        options=Options(**d["options"]),
+        round=r,
+        totals=tuple(d["totals"]),
+        history=tuple(tuple(h) for h in d["history"]),
+        status=d["status"],
+        places=tuple(tuple(p) for p in d["places"]),
+    )
