@@ -201,6 +201,8 @@ def analyse(
 
     With ``must`` (a card taken from the fire pile) every plan lays at least one copy of it.
     """
+    if must is not None and is_joker(must):
+        return _analyse_joker(list(hand))
     s = _Search(list(hand), must)
     if must is not None and card_id(must) not in s.live:
         return None, None
@@ -211,6 +213,41 @@ def analyse(
         left = max(cands, key=lambda x: x[0]) if cands else None
         full = None
     return s.plan(left), s.plan(full)
+
+
+def _analyse_joker(hand: list[str]) -> tuple[Plan | None, Plan | None]:
+    """``analyse`` when a joker must be laid: try each meld holding a joker, then the rest."""
+    cnt = [0] * 53
+    for c in hand:
+        cnt[card_id(c)] += 1
+    jokers = [c for c in hand if is_joker(c)]
+    best_left: Plan | None = None
+    best_full: Plan | None = None
+    for cand in _candidates(cnt):
+        if all(i != JOKER_ID for i, _ in cand[3]):
+            continue
+        toks: list[Token] = []
+        rest = Counter(hand)
+        for i, stands in cand[3]:
+            card = jokers[0] if i == JOKER_ID else ID_TO_CARD[i]
+            toks.append((card, stands if i == JOKER_ID else None))
+            rest[card] -= 1
+        rem = list(rest.elements())
+        left, full = analyse(rem)
+        first = (tuple(toks),)
+        if left is not None:
+            plan = Plan(cand[1] + left.value, first + left.melds)
+        elif any(not is_joker(c) for c in rem):
+            plan = Plan(cand[1], first)
+        else:
+            plan = None
+        if plan is not None and (best_left is None or plan.value > best_left.value):
+            best_left = plan
+        if not rem:
+            full = Plan(0, ())
+        if full is not None and (best_full is None or cand[1] + full.value > best_full.value):
+            best_full = Plan(cand[1] + full.value, first + full.melds)
+    return best_left, best_full
 
 
 def best_opening(

@@ -106,10 +106,9 @@ def build(owner: int, tokens: list[Token]) -> Meld:
     ranks = {rank_of(s) for s in stands}
     suits = [suit_of(s) for s in stands]
     if len(ranks) == 1:
+        # No suit twice also caps a set at four cards.
         if len(set(suits)) != len(suits):
             raise MeldError("meld_same_suit_twice")
-        if len(tokens) > 4:
-            raise MeldError("meld_set_too_long")
         order = sorted(range(len(tokens)), key=lambda i: SUITS.index(suits[i]))
         return Meld(
             owner,

@@ -82,10 +82,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ar": "في المجموعة لا يتكرر الشكل.",
         "en": "A set cannot hold the same suit twice.",
     },
-    "meld_set_too_long": {
-        "ar": "المجموعة أربع أوراق على الأكثر.",
-        "en": "A set holds four cards at most.",
-    },
     "meld_not_run_or_set": {
         "ar": "التنزيلة إما تسلسل من شكل واحد أو مجموعة من رقم واحد.",
         "en": "A meld is either a run in one suit or a set of one rank.",
