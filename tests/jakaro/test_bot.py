@@ -101,3 +101,11 @@ def test_bot_beats_a_random_team() -> None:
             st = apply(st, s, a, rng)
         wins += st.winner == g % 2
     assert wins >= 7
+
+
+def test_bot_keeps_a_threatened_marble_on_its_protected_start() -> None:
+    # Seat 3's marble on 70 is 6 squares behind seat 0's start: stepping off to 3 would put m0
+    # within its reach, so the bot walks the safe marble on 30 instead.
+    m = {0: [0, 30, "base", "base"], 3: [70] + ["base"] * 3}
+    st, _ = position(m, {0: ["3S"]})
+    assert bot_action(st, 0) == "move 3S m1"
