@@ -53,6 +53,7 @@ STARTS: dict[int, tuple[int, ...]] = {
     n: tuple(start_square(n, s) for s in range(n)) for n in (2, 4)
 }
 KINDS = ("out", "move", "back", "split", "swap", "burn10", "discard")
+_SHAPES = {"out": "", "burn10": "", "discard": "", "back": "m", "swap": "mm", "split": "mnmn"}
 
 
 class IllegalAction(Exception):
@@ -145,12 +146,8 @@ class Action:
         kind, card, rest = parts[0].lower(), parts[1].upper(), parts[2:]
         if card not in CARD_INDEX:
             raise IllegalAction("bad_action", f"unknown card {parts[1]!r}")
-        shapes = {"out": "", "burn10": "", "discard": "", "back": "m", "swap": "mm"}
-        shapes["split"] = "mnmn"
-        if kind == "move":
-            shape = "mn" if len(rest) == 2 else "m"
-        else:
-            shape = shapes[kind]
+        # m = a marble, n = a count; the Ace's move needs its count, other moves may omit it.
+        shape = ("mn" if len(rest) == 2 else "m") if kind == "move" else _SHAPES[kind]
         if len(rest) != len(shape):
             raise IllegalAction("bad_action", f"wrong number of parts in {text!r}")
         marbles: list[int] = []
@@ -571,9 +568,14 @@ def apply(state: State, seat: int, action: Action | str, rng: RandomSource | Non
         raise IllegalAction("game_over")
     if seat != state.turn:
         raise IllegalAction("not_your_turn")
-    act = Action.parse(action, seat) if isinstance(action, str) else action
-    if act.seat != seat:
-        raise IllegalAction("not_your_turn")
+    if not isinstance(action, str):
+        if getattr(action, "seat", seat) != seat:
+            raise IllegalAction("not_your_turn")
+        try:
+            action = action.to_str()  # re-read below, so a malformed Action is refused too
+        except (AttributeError, IndexError, TypeError) as exc:
+            raise IllegalAction("bad_action", "malformed action") from exc
+    act = Action.parse(action, seat)
     hand = state.hands[seat]
     if act.card not in hand:
         raise IllegalAction("card_not_in_hand", act.card)

@@ -481,3 +481,10 @@ def test_engine_imports_no_django() -> None:
     for f in pkg.glob("*.py"):
         text = f.read_text(encoding="utf-8")
         assert not re.search(r"^\s*(from|import)\s+(django|channels|celery)\b", text, re.M), f
+
+
+def test_malformed_action_objects_are_refused_too() -> None:
+    st, rng = position({0: [10, "base", "base", "base"]}, {0: ["3S"]})
+    assert refused_code(st, 0, engine.Action(0, "move", "3S"), rng) == "bad_action"
+    assert refused_code(st, 0, engine.Action(1, "move", "3S", (4,), (3,)), rng) == "not_your_turn"
+    assert apply(st, 0, engine.Action(0, "move", "3S", (0,), (3,)), rng).marbles[0] == 13
