@@ -384,10 +384,10 @@ def _do_swap(state: State, seat: int, action: Action) -> State:
 def _do_throw(state: State, seat: int, card: str) -> State:
     r = state.round
     hand = r.hands[seat]
+    rest = _take(hand, [card])
     # A joker is never thrown, except by a seat holding nothing else (see docs/rules/hand.md).
     if is_joker(card) and _throwable(hand):
         raise IllegalAction("cannot_throw_joker")
-    rest = _take(hand, [card])
     if r.fire_card is not None:
         raise IllegalAction("fire_card_unused", r.fire_card)
     if r.joker_due is not None:

@@ -67,7 +67,9 @@ def _candidates(cnt: list[int]) -> list[_Cand]:
         for a in range(1, 13):
             missing: list[int] = []
             for b in range(a, 15):
-                if a == 1 and b == 14:
+                if b == 14 and a <= 2:
+                    # A..K..A cannot be, and 2..A holds the same cards as A..K, which the
+                    # engine reads with the Ace low: leave that reading to the [1, 13] window.
                     break
                 if not has[b]:
                     missing.append(b)

@@ -1,0 +1,55 @@
+"""The bots: choices from a view alone, and the good bot beats the naive one."""
+
+from __future__ import annotations
+
+from games.hand import bot, engine
+from games.hand.scenario import build_state
+
+from .helpers import play_match, view_chooser
+
+H1 = "2C 4C 6C 8C 10C QC AC 3C 5C 7C 9C JC KC 2D"
+
+
+def view_of(**kw) -> dict:
+    base = {"options": {"players": 2}, "hands": ["KD", H1], "turn": 0, "phase": "play"}
+    base.update(kw)
+    state, _ = build_state(base)
+    return engine.view(state, 0)
+
+
+def test_bot_lays_a_hand_when_it_holds_one() -> None:
+    v = view_of(hands=["AS 2S 3S AH 2H 3H 2D 3D 4D 2C 3C 4C 4S 5S 6S", H1])
+    assert bot.choose(v).startswith("lay ")
+    assert len(bot.choose(v).replace("|", " ").split()) - 1 == 15
+
+
+def test_bot_takes_the_fire_card_that_opens() -> None:
+    v = view_of(hands=["9H 10H JH 4S 4D 4C 2D 6C 8D KS AC 3H 5H 7S", H1], fire=["QH"], phase="draw")
+    assert bot.choose(v) == "draw fire"
+    v = view_of(hands=["9H 10H JH 4S 4D 4C 2D 6C 8D KS AC 3H 5H 7S", H1], fire=["2C"], phase="draw")
+    assert bot.choose(v) == "draw stock"
+
+
+def test_bot_keeps_jokers_and_meld_cards() -> None:
+    v = view_of(hands=["JK1 5H 6H 9S 9D 4S 8C QD 2C KH 7D 3S 10C JS AD", H1])
+    text = bot.choose(v)
+    assert text.startswith("throw ")
+    assert text.split()[1] not in ("JK1", "5H", "6H", "9S", "9D")
+
+
+def test_naive_bot_throws_its_highest_card() -> None:
+    v = view_of(hands=["JK1 5H 6H 9S 9D 4S 8C QD 2C KH 7D 3S 10C JS AD", H1])
+    assert bot.naive(v) == "throw AD"
+
+
+def test_good_bot_beats_naive_bot() -> None:
+    wins = 0
+    for i in range(10):
+        secret = bytes([i + 1]) * 32
+        seats = [view_chooser(bot.choose), view_chooser(bot.naive)]
+        if i % 2:
+            seats.reverse()
+        final, _ = play_match(engine.Options(players=2), secret, seats)
+        me = 0 if i % 2 == 0 else 1
+        wins += final.places[0][0] == 1 and final.places[0][1] == me and final.places[1][0] == 2
+    assert wins >= 7
