@@ -192,11 +192,6 @@ def _throwable(hand: tuple[str, ...]) -> bool:
     return any(not is_joker(c) for c in hand)
 
 
-def _joker_has_place(melds: tuple[Meld, ...]) -> bool:
-    """Could a joker be laid off somewhere on the table now?"""
-    return any(finder.lay_offs(["JK1"], [m]) for m in melds)
-
-
 def _set(t: tuple, i: int, v: Any) -> tuple:
     return (*t[:i], v, *t[i + 1 :])
 
@@ -392,8 +387,6 @@ def _do_throw(state: State, seat: int, card: str) -> State:
         raise IllegalAction("fire_card_unused", r.fire_card)
     if r.joker_due is not None:
         raise IllegalAction("joker_unused", r.joker_due)
-    if rest and not _throwable(rest) and _joker_has_place(r.melds):
-        raise IllegalAction("keep_a_card")
     r = replace(r, hands=_set(r.hands, seat, rest), fire=(*r.fire, card))
     if not rest:
         return _end_round(state, r, seat, False)

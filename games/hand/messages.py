@@ -122,10 +122,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ar": "الجوكر لا يُرمى.",
         "en": "A joker may never be thrown.",
     },
-    "keep_a_card": {
-        "ar": "لا تُنهِ دورك والجوكر وحده في يدك: نزّله على تنزيلة أولاً.",
-        "en": "Do not end your turn holding only jokers: lay the joker off first.",
-    },
     "bad_meld_index": {
         "ar": "لا توجد تنزيلة بهذا الرقم.",
         "en": "There is no meld with that number.",
