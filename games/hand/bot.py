@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from . import finder
-from .cards import hand_value, is_joker, rank_of, suit_of
+from .cards import hand_value, is_joker, make, rank_of, suit_of
 from .melds import Meld, MeldError, extend, swap
 
 
@@ -114,7 +114,7 @@ def choose(v: dict) -> str:
                     return "draw fire"
                 if finder.best_opening(with_top, v["threshold"], must=top) is not None:
                     return "draw fire"
-            elif finder.can_use(with_top, top, melds):
+            elif finder.can_use(with_top, top, melds) and _fire_action(with_top, melds, top, None):
                 return "draw fire"
         return "draw stock"
     fire = v["fire_card"]
@@ -130,34 +130,16 @@ def choose(v: dict) -> str:
         return f"throw {least_useful(v)}"
     # Opened: first meet the obligations of this turn.
     if fire is not None:
-        left, _ = finder.analyse(hand, must=fire)
-        if left is not None:
-            return left.action()
-        offs = [t for t in finder.lay_offs(hand, melds) if t.split()[2] == fire]
-        if offs:
-            return offs[0]
-        swaps = [
-            t
-            for t in finder.joker_swaps(hand, melds)
-            if fire in t.split()[2:] and _swap_usable(hand, melds, t)
-        ]
-        if swaps and v["joker_due"] is None:
-            return swaps[0]
-        # Fill the gap between a run and the fire card first (off 8H, then off 9H).
-        offs = [
-            t
-            for t in _usable_lay_offs(hand, melds, allow_joker=False)
-            if t.split()[2][-1] == fire[-1] and melds[int(t.split()[1]) - 1].kind == "run"
-        ]
-        if offs:
-            return offs[0]
+        # Meet the fire-card obligation; if no way is left, give the turn back to the timer rule.
+        return _fire_action(hand, melds, fire, v["joker_due"]) or "timeout"
     if v["joker_due"] is not None:
         left, _ = finder.analyse(hand, must=v["joker_due"])
         if left is not None:
             return left.action()
         offs = [t for t in finder.lay_offs(hand, melds) if t.split()[2].startswith(v["joker_due"])]
-        if offs:
+        if offs and _keeps_throwable(hand, offs[0]):
             return offs[0]
+        return "timeout"
     left, _ = finder.analyse(hand)
     if left is not None and left.value > 0:
         return left.action()
@@ -169,6 +151,57 @@ def choose(v: dict) -> str:
             if _swap_pays(hand, melds, text):
                 return text
     return f"throw {least_useful(v)}"
+
+
+def _keeps_throwable(hand: list[str], text: str) -> bool:
+    """Does this lay-off / swap text leave a card that may be thrown?"""
+    words = text.split()
+    given = [w.split("=")[0] for w in words[2:]]
+    rest = Counter(hand) - Counter(given)
+    return any(not is_joker(c) for c in rest.elements())
+
+
+def _fire_action(
+    hand: list[str], melds: list[Meld], fire: str, joker_due: str | None
+) -> str | None:
+    """The next action that uses (or leads to using) the card taken from the fire pile."""
+    left, _ = finder.analyse(hand, must=fire)
+    if left is not None:
+        return left.action()
+    for t in finder.lay_offs(hand, melds):
+        if t.split()[2] == fire and _keeps_throwable(hand, t):
+            return t
+    if joker_due is None:
+        for t in finder.joker_swaps(hand, melds):
+            if fire in t.split()[2:] and _swap_usable(hand, melds, t):
+                return t
+    gap = _gap_lay_off(hand, melds, fire)
+    if gap is not None and _keeps_throwable(hand, gap):
+        return gap
+    return None
+
+
+def _gap_lay_off(hand: list[str], melds: list[Meld], card: str) -> str | None:
+    """The next lay-off that fills the gap between a run and ``card`` (off 8H, then 9H)."""
+    suit = suit_of(card)
+    jokers = [c for c in hand if is_joker(c)]
+    for n, m in enumerate(melds, start=1):
+        if m.kind != "run" or suit_of(m.stands[0]) != suit:
+            continue
+        hi = m.low + len(m.cards) - 1
+        for v in {rank_of(card), 14 if rank_of(card) == 1 else rank_of(card)}:
+            if v > hi + 1:
+                step = hi + 1
+            elif v < m.low - 1:
+                step = m.low - 1
+            else:
+                continue
+            need = make(step, suit)
+            if need in hand:
+                return f"off {n} {need}"
+            if jokers and m.joker is None:
+                return f"off {n} {jokers[0]}={need}"
+    return None
 
 
 def _swap_usable(hand: list[str], melds: list[Meld], text: str) -> bool:
