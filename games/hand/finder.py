@@ -17,7 +17,6 @@ from .cards import ID_TO_CARD, JOKER_ID, SUITS, card_id, is_joker, make, rank_of
 from .melds import Meld, MeldError, Token, extend, swap, swap_needs
 
 _GUARD = sum(4 << (3 * i) for i in range(53))
-_NONE = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +33,7 @@ class Plan:
         )
 
     def cards(self) -> list[str]:
+        """Every physical card the plan lays down."""
         return [c for m in self.melds for c, _ in m]
 
 
@@ -391,6 +391,8 @@ def hints(
     out: dict = {"opening": None, "hand": None, "lay": None, "off": [], "swap": []}
     if full is not None and not opened:
         out["hand"] = full.action()
+    if opened and left is None and fire_card is not None:
+        left = analyse(hand)[0]  # the fire card goes in a lay-off: still show the melds
     if left is not None:
         if opened:
             out["lay"] = left.action()
