@@ -233,17 +233,12 @@ def _swap_pays(hand: list[str], melds: list[Meld], text: str) -> bool:
 
 
 def _hold_for_hand(v: dict, hand: list[str], plan: finder.Plan) -> bool:
-    """Close to a «هاند»: every card but two is in melds and those two nearly make one."""
+    """Close to a «هاند»: all cards but two are in melds. Throw one of the two and wait for a
+    card that fits the other, rather than open — while no opponent is near going out."""
     if _opponents_close(v) or v["stock_count"] < 15:
         return False
-    rest = Counter(hand) - Counter(plan.cards())
-    loose = list(rest.elements())
-    if len(loose) != 2 or any(is_joker(c) for c in loose):
-        return False
-    a, b = loose
-    return (rank_of(a) == rank_of(b) and suit_of(a) != suit_of(b)) or (
-        suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) == 1
-    )
+    loose = list((Counter(hand) - Counter(plan.cards())).elements())
+    return len(loose) == 2 and not any(is_joker(c) for c in loose)
 
 
 def naive(v: dict) -> str:

@@ -53,3 +53,12 @@ def test_good_bot_beats_naive_bot() -> None:
         me = 0 if i % 2 == 0 else 1
         wins += final.places[0][0] == 1 and final.places[0][1] == me and final.places[1][0] == 2
     assert wins >= 7
+
+
+def test_bot_goes_for_hand_when_close_and_safe() -> None:
+    hand = "9H 10H JH QH KH 7S 7D 7C 2D 3D 4D 5D 6D QS 8C"
+    v = view_of(hands=[hand, H1])
+    assert bot.choose(v) in ("throw QS", "throw 8C")
+    # An opponent near going out: open now instead of risking 100.
+    v = view_of(hands=[hand, "2C 4C 6C"], opened=[0, 60])
+    assert bot.choose(v).startswith("lay ")
