@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,66 +66,41 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+@contextmanager
+def _server(name: str, *args: str) -> Iterator[subprocess.Popen]:
+    """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"{name}.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", *args],
+            cwd=ROOT,
+            env=_subprocess_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield proc
+        finally:
+            _stop(proc)
+
+
 @pytest.fixture(scope="session")
 def daphne_server(django_db_setup) -> Iterator[str]:
     """A real Daphne serving the ASGI app on a free port; yields its base URL."""
     port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "daphne.log", "w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "sahrat_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=_subprocess_env(),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+    app = "sahrat_site.asgi:application"
+    with _server("daphne", "daphne", "-b", "127.0.0.1", "-p", str(port), app) as proc:
         _wait_port(port, proc, "Daphne")
         yield f"http://127.0.0.1:{port}"
-    finally:
-        _stop(proc)
-        log.close()
 
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup) -> Iterator[subprocess.Popen]:
     """A real Celery worker on the test broker (REDIS_URL), run as its own process."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "celery-worker.log", "w")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "sahrat_site",
-            "worker",
-            "--pool=solo",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"test-{os.getpid()}@%h",
-        ],
-        cwd=ROOT,
-        env=_subprocess_env(),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+    worker = ["celery", "-A", "sahrat_site", "worker", "--pool=solo", "--loglevel=INFO"]
+    quiet = ["--without-gossip", "--without-mingle", "-n", f"test-{os.getpid()}@%h"]
+    with _server("celery-worker", *worker, *quiet) as proc:
         yield proc
-    finally:
-        _stop(proc)
-        log.close()
 
 
 @pytest.fixture
