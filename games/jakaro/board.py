@@ -76,10 +76,10 @@ def parse_label(value: object, players: int, seat: int) -> int:
         v = value.strip()
         if v.lower() == "base":
             return BASE
-        if v[:1] in "Hh" and v[1:].isdigit() and int(v[1:]) < HOME_SLOTS:
+        if v[:1] in "Hh" and v[1:].isascii() and v[1:].isdigit() and int(v[1:]) < HOME_SLOTS:
             return HOME0 + int(v[1:])
-        if v.startswith("+") and v[1:].isdigit() and int(v[1:]) < TRACK:
+        if v.startswith("+") and v[1:].isascii() and v[1:].isdigit() and int(v[1:]) < TRACK:
             return (start_square(players, seat) + int(v[1:])) % TRACK
-        if v.isdigit() and int(v) < TRACK:
+        if v.isascii() and v.isdigit() and int(v) < TRACK:
             return int(v)
     raise ValueError(f"cannot read the position {value!r} (base, H0..H3, 0..75 or +N)")

@@ -155,7 +155,7 @@ class Action:
         for token, what in zip(rest, shape, strict=True):
             if what == "m":
                 marbles.append(_parse_ref(token, seat))
-            elif token.isdigit() and len(token) <= 2:
+            elif _is_count(token) and len(token) <= 2:
                 nums.append(int(token))
             else:
                 raise IllegalAction("bad_action", f"{token!r} is not a count")
@@ -172,17 +172,23 @@ class Action:
         return Action(seat, kind, card, tuple(marbles), tuple(nums))
 
 
+def _is_count(token: str) -> bool:
+    """ASCII digits only: str.isdigit() also says yes to "²" (which int() refuses) and to
+    Arabic-Indic digits, which are not the canonical text."""
+    return token.isascii() and token.isdigit()
+
+
 def _ref(seat: int, mi: int) -> str:
     return f"m{mi & 3}" if mi >> 2 == seat else f"{mi >> 2}:m{mi & 3}"
 
 
 def _parse_ref(token: str, seat: int) -> int:
     owner, _, m = token.rpartition(":")
-    if not (m[:1] in "mM" and m[1:].isdigit() and int(m[1:]) < 4 and len(m) == 2):
+    if not (len(m) == 2 and m[:1] in "mM" and _is_count(m[1:]) and int(m[1:]) < 4):
         raise IllegalAction("bad_action", f"{token!r} is not a marble (m0..m3 or s:m0..s:m3)")
     if owner == "":
         return seat * 4 + int(m[1:])
-    if not owner.isdigit() or int(owner) > 3:
+    if not _is_count(owner) or int(owner) > 3:
         raise IllegalAction("bad_action", f"{token!r} names no seat")
     return int(owner) * 4 + int(m[1:])
 

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from games.jakaro import engine
 from games.jakaro.board import start_square
@@ -457,6 +459,49 @@ def test_two_players_first_with_four_home_wins() -> None:
 def test_bad_actions_are_refused_with_a_stable_code(action: str, code: str) -> None:
     st, rng = position({0: [10, "base", "base", "base"], 1: [30] + ["base"] * 3}, {0: ["3S"]})
     assert refused_code(st, 0, action, rng) == code
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        "move 3S m\u00b2",  # a superscript two: str.isdigit() says yes, int() says no
+        "move 3S m0 \u00b2",
+        "move 3S \u00b2:m0",
+        "split 3S m0 \u00b3 m1 4",
+        "move 3S m\u0663",  # Arabic-Indic digits are not the canonical text either
+        "move 3S \u0661:m0",
+        "move 3S m0 \u0663",
+    ],
+)
+def test_non_ascii_digits_are_refused_not_a_crash(action: str) -> None:
+    st, rng = position({0: [10, 20, 30, 40], 1: [50] + ["base"] * 3}, {0: ["3S"]})
+    assert refused_code(st, 0, action, rng) == "bad_action"
+
+
+# Tokens a client (or a fuzzer) might send: canonical ones, near misses, and digits that
+# str.isdigit() accepts but int() does not (superscripts) or that are not canonical (Arabic-Indic).
+_TOKENS = ["m0", "m1", "m3", "m4", "1:m0", "9:m0", ":m0", "m", "M0", "0", "1", "3", "4", "7"]
+_TOKENS += ["11", "13", "-1", "01", "1.0", "\u00b2", "m\u00b2", "\u00b2:m0", "\u0663", "\x00"]
+_KINDS = hst.sampled_from([*engine.KINDS, "fly", "MOVE", ""])
+_CARDS = hst.sampled_from(["3S", "AS", "7D", "10D", "JH", "2C", "as", "1S", "\uff13S", "S", "10"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hst.tuples(_KINDS, _CARDS, hst.lists(hst.sampled_from(_TOKENS), max_size=5))
+    | hst.text(max_size=24)
+)
+def test_any_action_text_is_applied_or_refused_with_a_known_code(drawn) -> None:
+    text = drawn if isinstance(drawn, str) else " ".join([drawn[0], drawn[1], *drawn[2]])
+    state, rng = position(
+        {0: [10, 20, "base", "H0"], 1: [50] + ["base"] * 3},
+        {0: ["3S", "AS", "7D", "10D", "JH"], 1: ["2C"]},
+    )
+    try:
+        apply(state, 0, text, rng)
+    except engine.IllegalAction as exc:
+        assert exc.code in MESSAGES
+        assert exc.message("ar") and exc.message("en")
 
 
 def test_out_of_turn_and_unknown_marbles_are_refused() -> None:
