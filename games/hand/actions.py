@@ -12,10 +12,13 @@ A joker always names the card it stands for: ``JK1=QC``. Cards are upper case.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .cards import is_card, is_joker
 from .melds import Token
+
+_INDEX = re.compile(r"[0-9]{1,6}")
 
 
 class ActionError(ValueError):
@@ -88,7 +91,9 @@ def parse(text: str) -> Action:
             raise ActionError("bad_action", text)
         return Action("throw", cards=(tok,))
     if verb in ("off", "swap") and len(rest) >= 2:
-        if not rest[0].isdigit() or int(rest[0]) < 1:
+        # ASCII digits only: str.isdigit() also accepts "²" or "①", which int() refuses, and
+        # a bounded length keeps int() away from its 4300-digit limit.
+        if not _INDEX.fullmatch(rest[0]) or int(rest[0]) < 1:
             raise ActionError("bad_action", text)
         cards = tuple(_token(w) for w in rest[1:])
         if verb == "swap" and any(s is not None for _, s in cards):

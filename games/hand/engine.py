@@ -86,7 +86,9 @@ class Round:
     first_turn: bool = True
     fire_card: str | None = None  # taken from the fire pile this turn, not laid down yet
     joker_due: str | None = None  # taken by a swap this turn, not laid down yet
-    swap_undo: tuple[int, Meld, tuple[str, ...]] | None = None  # to put a swap back on timeout
+    # To put a swap back on timeout: (meld index, meld before, cards given, the fire card those
+    # cards used or None — undoing the swap makes that fire card unused again).
+    swap_undo: tuple[int, Meld, tuple[str, ...], str | None] | None = None
     reshuffles: int = 0
     result: Result | None = None
 
@@ -199,6 +201,24 @@ def _set(t: tuple, i: int, v: Any) -> tuple:
 # --------------------------------------------------------------------------- actions
 
 
+def _read(action: object) -> Action:
+    """The action, read from its text. An Action object is re-read from its canonical text, so
+    one built by hand (no card to throw, an unknown draw source) is refused like bad text."""
+    if isinstance(action, Action):
+        try:
+            text = action.to_str()
+        except Exception:  # a malformed Action cannot even be written: it is no action
+            raise IllegalAction("bad_action") from None
+    elif isinstance(action, str):
+        text = action
+    else:
+        raise IllegalAction("bad_action")
+    try:
+        return parse(text)
+    except ActionError as exc:
+        raise IllegalAction(exc.code, exc.detail) from None
+
+
 def check(state: State, seat: int, action: Action | str) -> None:
     """Raise IllegalAction if the action is refused now; return None if it would be accepted."""
     apply(state, seat, action, None)
@@ -209,12 +229,9 @@ def apply(state: State, seat: int, action: Action | str, rng: Any) -> State:
 
     ``rng`` is the round's random source: it is used only to rebuild an empty stock.
     """
-    if isinstance(action, str):
-        try:
-            action = parse(action)
-        except ActionError as exc:
-            raise IllegalAction(exc.code, exc.detail) from None
-    if not isinstance(seat, int) or not 0 <= seat < state.options.players:
+    action = _read(action)
+    # bool is an int subclass: True must not pass for seat 1.
+    if type(seat) is not int or not 0 <= seat < state.options.players:
         raise IllegalAction("no_such_seat", str(seat))
     if state.status == "match_over":
         raise IllegalAction("match_over")
@@ -293,7 +310,8 @@ def _used(r: Round, laid: list[str]) -> Round:
     """Clear the fire-card and joker obligations that these laid cards meet."""
     if r.fire_card is not None and r.fire_card in laid:
         r = replace(r, fire_card=None)
-    if r.joker_due is not None and r.joker_due in laid:
+    # The two jokers are alike (cards.py): laying either puts the swapped joker back on the table.
+    if r.joker_due is not None and any(is_joker(c) for c in laid):
         r = replace(r, joker_due=None, swap_undo=None)
     return r
 
@@ -370,7 +388,12 @@ def _do_swap(state: State, seat: int, action: Action) -> State:
         hands=_set(r.hands, seat, hand),
         melds=_set(r.melds, action.index - 1, out),
         joker_due=joker,
-        swap_undo=(action.index - 1, meld, tuple(given)),
+        swap_undo=(
+            action.index - 1,
+            meld,
+            tuple(given),
+            r.fire_card if r.fire_card in given else None,
+        ),
     )
     # The given card is laid down in a meld: it meets the fire-card obligation too.
     return replace(state, round=_used(r, given))
@@ -406,7 +429,7 @@ def _do_timeout(state: State, seat: int, rng: Any) -> State:
     if r.phase == "draw":
         return _draw_stock(state, r, seat, rng)
     if r.joker_due is not None and r.swap_undo is not None:
-        idx, old, given = r.swap_undo
+        idx, old, given, fire_used = r.swap_undo
         cur = r.melds[idx]
         if cur.kind == "run":
             # Lay-offs may have lengthened the run since the swap: put the joker back in place.
@@ -421,6 +444,8 @@ def _do_timeout(state: State, seat: int, rng: Any) -> State:
             melds=_set(r.melds, idx, cur),
             joker_due=None,
             swap_undo=None,
+            # A fire card given in the swap is back in hand, unused: it goes back below.
+            fire_card=fire_used if fire_used is not None else r.fire_card,
         )
     if r.fire_card is not None:
         hand = _take(r.hands[seat], [r.fire_card])
@@ -625,7 +650,12 @@ def to_json(state: State) -> str:
             "joker_due": r.joker_due,
             "swap_undo": None
             if r.swap_undo is None
-            else [r.swap_undo[0], _meld_json(r.swap_undo[1]), list(r.swap_undo[2])],
+            else [
+                r.swap_undo[0],
+                _meld_json(r.swap_undo[1]),
+                list(r.swap_undo[2]),
+                r.swap_undo[3],
+            ],
             "reshuffles": r.reshuffles,
             "result": None
             if r.result is None
@@ -655,7 +685,10 @@ def from_json(text: str) -> State:
         first_turn=rd["first_turn"],
         fire_card=rd["fire_card"],
         joker_due=rd["joker_due"],
-        swap_undo=None if su is None else (su[0], _meld_from(su[1]), tuple(su[2])),
+        # Snapshots written before the fire card was recorded hold three items.
+        swap_undo=None
+        if su is None
+        else (su[0], _meld_from(su[1]), tuple(su[2]), su[3] if len(su) > 3 else None),
         reshuffles=rd["reshuffles"],
         result=None if res is None else Result(res[0], res[1], tuple(res[2]), res[3]),
     )

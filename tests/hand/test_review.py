@@ -1,0 +1,173 @@
+"""Findings of the independent rules review of the Hand engine: each test failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.hand import actions, bot, engine
+from games.hand.actions import Action
+from games.hand.messages import MESSAGES
+from games.hand.scenario import build_state
+
+H1 = "2C 4C 6C 8C 10C QC AC 3C 5C 7C 9C JC KC 2D"
+
+
+def _refused(state: engine.State, seat: object, action: object) -> str:
+    """The refusal code of an action, checking the state is unchanged and the message exists."""
+    before = engine.to_json(state)
+    with pytest.raises(engine.IllegalAction) as info:
+        engine.apply(state, seat, action, None)  # type: ignore[arg-type]
+    assert engine.to_json(state) == before
+    assert info.value.code in MESSAGES
+    assert info.value.message["ar"] and info.value.message["en"]
+    return info.value.code
+
+
+# ---------------------------------------------------------------- malformed action texts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "off ² 8H",  # str.isdigit() is true for superscripts, int() refuses them
+        "off ① 8H",
+        "swap ٣ 5H",  # an Arabic-Indic digit is not the canonical form
+        "off 1" + "0" * 5000 + " 8H",  # int() refuses more than 4300 digits
+    ],
+)
+def test_meld_number_must_be_plain_ascii_digits(text: str) -> None:
+    with pytest.raises(actions.ActionError) as info:
+        actions.parse(text)
+    assert info.value.code == "bad_action"
+    st, _ = build_state({"options": {"players": 2}, "hands": ["KD 5H", H1], "phase": "play"})
+    assert _refused(st, 0, text) == "bad_action"
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action("throw"),  # no card
+        Action("bogus"),
+        Action("lay"),  # no meld: not an action, not "accepted doing nothing"
+        Action("draw", source="xyz"),  # not silently read as the fire pile
+        Action("off", index=0, cards=(("5H", None),)),
+        5,
+        None,
+        b"throw 5H",
+    ],
+)
+def test_apply_refuses_malformed_action_objects(action: object) -> None:
+    st, _ = build_state(
+        {"options": {"players": 2}, "hands": ["KD 5H", H1], "phase": "draw", "fire": ["2H"]}
+    )
+    assert _refused(st, 0, action) == "bad_action"
+    st2, _ = build_state({"options": {"players": 2}, "hands": ["KD 5H", H1], "phase": "play"})
+    assert _refused(st2, 0, action) == "bad_action"
+
+
+def test_apply_accepts_a_well_formed_action_object() -> None:
+    st, _ = build_state({"options": {"players": 2}, "hands": ["KD 5H", H1], "phase": "play"})
+    by_text = engine.apply(st, 0, "throw 5H", None)
+    assert engine.apply(st, 0, actions.parse("throw 5H"), None) == by_text
+
+
+@pytest.mark.parametrize("seat", [True, False, 0.0, "0", None])
+def test_seat_must_be_a_plain_int(seat: object) -> None:
+    st, _ = build_state({"options": {"players": 2}, "hands": ["KD 5H", H1], "phase": "play"})
+    assert _refused(st, seat, "throw 5H") == "no_such_seat"
+
+
+# ---------------------------------------------------------------- fire card, swap and time-out
+
+
+def test_timeout_undoing_a_swap_also_returns_the_fire_card_it_used() -> None:
+    """§3: a card taken from the fire pile must be used that turn. If the swap that used it is
+    undone by the time-out, the card is unused again: it goes back on the fire pile and the seat
+    draws from the stock instead, exactly as for a fire card never laid."""
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["KS 2D", H1],
+            "fire": ["6H"],
+            "stock": ["9D", "4S"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK1=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+            ],
+        }
+    )
+    s = engine.apply(st, 0, "draw fire", rng)
+    s = engine.apply(s, 0, "swap 1 6H", rng)
+    assert s.round.fire_card is None and s.round.joker_due == "JK1"
+    s = engine.apply(s, 0, "timeout", rng)
+    r = s.round
+    assert [m.to_text() for m in r.melds] == ["5H JK1=6H 7H", "9C 10C JC"]
+    assert r.fire == ("6H",)
+    assert sorted(r.hands[0]) == ["2D", "9D", "KS"]
+    assert r.fire_card is None and r.joker_due is None
+    assert engine.from_json(engine.to_json(s)) == s
+    # The full auto-play ends the turn holding no fire card.
+    s2, done = bot.auto_play(
+        engine.apply(engine.apply(st, 0, "draw fire", rng), 0, "swap 1 6H", rng), 0, rng
+    )
+    assert done[0] == "timeout"
+    assert s2.round.turn == 1 and "6H" not in s2.round.hands[0]
+
+
+def test_swap_state_with_fire_card_round_trips() -> None:
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["KS 2D", H1],
+            "fire": ["6H"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK1=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+            ],
+        }
+    )
+    s = engine.apply(engine.apply(st, 0, "draw fire", rng), 0, "swap 1 6H", rng)
+    assert engine.from_json(engine.to_json(s)) == s
+
+
+# ---------------------------------------------------------------- the two jokers are alike
+
+
+def _joker_position() -> engine.State:
+    st, _ = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["JK1 6H KS 2D QC", H1],
+            "phase": "play",
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK2=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+            ],
+        }
+    )
+    return engine.apply(st, 0, "swap 1 6H", None)
+
+
+def test_laying_either_joker_meets_the_swap_obligation() -> None:
+    """The seat held JK1 and took JK2 by a swap: it now holds one joker more than before, and
+    laying either of them puts that joker back on the table (cards.py: the jokers are alike in
+    every rule, as the two copies of a fire card are)."""
+    s = _joker_position()
+    assert s.round.joker_due == "JK2"
+    s = engine.apply(s, 0, "off 2 JK1=QC", None)
+    assert s.round.joker_due is None
+    s = engine.apply(s, 0, "throw KS", None)
+    assert s.round.turn == 1 and sorted(s.round.hands[0]) == ["2D", "JK2", "QC"]
+
+
+def test_every_hinted_joker_lay_off_meets_the_swap_obligation() -> None:
+    s = _joker_position()
+    hints = engine.view(s, 0)["hints"]
+    jokers = [t for t in hints["off"] if " JK" in t]
+    assert jokers
+    for text in jokers:
+        after = engine.apply(s, 0, text, None)
+        assert after.round.joker_due is None, text
