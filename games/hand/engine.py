@@ -608,10 +608,33 @@ def view(state: State, seat: int) -> dict:
         # The round is over: every hand is shown, as at a real table.
         out["hands"] = [list(h) for h in r.hands]
     if opts.table == "easy" and r.turn == seat and r.phase == "play":
-        out["hints"] = finder.hints(
-            r.hands[seat], r.opened[seat] > 0, threshold(state, seat), r.melds, r.fire_card
-        )
+        out["hints"] = _legal_hints(state, seat)
     return out
+
+
+def _accepted(state: State, seat: int, text: str) -> bool:
+    try:
+        check(state, seat, text)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _legal_hints(state: State, seat: int) -> dict:
+    """The finder's hints, keeping only moves the engine accepts now: the easy table blocks
+    illegal moves, so it must never suggest one (a lay-off leaving only a joker, a second swap
+    while a swapped joker is due). Only the seat's own hand and the open melds are consulted."""
+    r = state.round
+    hints = finder.hints(
+        r.hands[seat], r.opened[seat] > 0, threshold(state, seat), r.melds, r.fire_card
+    )
+    for key in ("opening", "hand", "lay"):
+        if hints.get(key) and not _accepted(state, seat, hints[key]):
+            hints[key] = None
+            hints.pop(f"{key}_points", None)
+    for key in ("off", "swap"):
+        hints[key] = [t for t in hints[key] if _accepted(state, seat, t)]
+    return hints
 
 
 # --------------------------------------------------------------------------- JSON

@@ -171,3 +171,71 @@ def test_every_hinted_joker_lay_off_meets_the_swap_obligation() -> None:
     for text in jokers:
         after = engine.apply(s, 0, text, None)
         assert after.round.joker_due is None, text
+
+
+# ---------------------------------------------------------------- easy-table hints are legal
+
+
+def _hint_texts(v: dict) -> list[str]:
+    h = v["hints"] or {}
+    return (
+        [h[k] for k in ("opening", "hand", "lay") if h.get(k)]
+        + h.get("off", [])
+        + h.get("swap", [])
+    )
+
+
+def test_hints_never_offer_a_lay_off_that_leaves_only_a_joker() -> None:
+    """Issue 4: the easy table shows hints and blocks illegal moves, so a hint must be a move the
+    engine accepts. Laying off 5S here would leave only the joker, which cannot be thrown."""
+    st, _ = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["5S JK1", H1],
+            "phase": "play",
+            "opened": [55, 60],
+            "melds": [{"owner": 1, "cards": "2S 3S 4S"}],
+        }
+    )
+    hints = engine.view(st, 0)["hints"]
+    assert "off 1 5S" not in hints["off"]
+    assert "off 1 JK1=5S" in hints["off"]
+
+
+def test_no_swap_hint_while_a_swapped_joker_is_due() -> None:
+    st, _ = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["6H 9S 9C KS 2D QC", H1],
+            "phase": "play",
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK2=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+                {"owner": 1, "cards": "9H JK1=9S 9D"},
+            ],
+        }
+    )
+    assert "swap 3 9S 9C" in engine.view(st, 0)["hints"]["swap"]
+    s = engine.apply(st, 0, "swap 1 6H", None)
+    assert s.round.joker_due == "JK2"
+    assert engine.view(s, 0)["hints"]["swap"] == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_hint_in_bot_matches_is_accepted(players: int) -> None:
+    from .helpers import round_rng
+
+    for k in range(4):
+        secret = bytes([players * 16 + k]) * 32
+        state = engine.new_match(engine.Options(players=players, rounds=1), round_rng(secret, 1))
+        rng = round_rng(secret, 1)
+        checked = 0
+        while state.status == "playing":
+            seat = state.round.turn
+            v = engine.view(state, seat)
+            for text in _hint_texts(v):
+                engine.check(state, seat, text)  # raises IllegalAction if a hint is refused
+                checked += 1
+            state = engine.apply(state, seat, bot.choose(v), rng)
+        assert checked > 0
