@@ -574,6 +574,7 @@ def apply(state: State, seat: int, action: Action | str, rng: RandomSource | Non
         raise IllegalAction("game_over")
     if seat != state.turn:
         raise IllegalAction("not_your_turn")
+    given = action
     if not isinstance(action, str):
         if getattr(action, "seat", seat) != seat:
             raise IllegalAction("not_your_turn")
@@ -582,6 +583,10 @@ def apply(state: State, seat: int, action: Action | str, rng: RandomSource | Non
         except (AttributeError, IndexError, TypeError) as exc:
             raise IllegalAction("bad_action", "malformed action") from exc
     act = Action.parse(action, seat)
+    if isinstance(given, Action) and given != act:
+        # Its text says less than it does (a plain card's count, stray marbles): refuse it rather
+        # than play what the text happens to mean.
+        raise IllegalAction("bad_action", f"{given!r} is not the canonical {act!r}")
     hand = state.hands[seat]
     if act.card not in hand:
         raise IllegalAction("card_not_in_hand", act.card)

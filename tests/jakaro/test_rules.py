@@ -533,3 +533,15 @@ def test_malformed_action_objects_are_refused_too() -> None:
     assert refused_code(st, 0, engine.Action(0, "move", "3S"), rng) == "bad_action"
     assert refused_code(st, 0, engine.Action(1, "move", "3S", (4,), (3,)), rng) == "not_your_turn"
     assert apply(st, 0, engine.Action(0, "move", "3S", (0,), (3,)), rng).marbles[0] == 13
+
+
+def test_an_action_object_that_says_more_than_its_text_is_refused_not_reinterpreted() -> None:
+    # Its text drops the count of a plain card ("move 3S m0"), so a Three "moving 5" was played
+    # as a Three moving 3: the engine must refuse what it was asked, not play something else.
+    st, rng = position({0: [10, "base", "base", "base"]}, {0: ["3S", "AS", "JH"]})
+    assert refused_code(st, 0, engine.Action(0, "move", "3S", (0,), (5,)), rng) == "bad_action"
+    assert refused_code(st, 0, engine.Action(0, "move", "3s", (0,), (3,)), rng) == "bad_action"
+    assert refused_code(st, 0, engine.Action(0, "out", "AS", (1,)), rng) == "bad_action"
+    assert refused_code(st, 0, engine.Action(0, "back", "3S", (0,), (4,)), rng) == "bad_action"
+    assert apply(st, 0, engine.Action(0, "move", "AS", (0,), (11,)), rng).marbles[0] == 21
+    assert apply(st, 0, engine.Action.parse("move 3S m0", 0), rng).marbles[0] == 13
