@@ -361,21 +361,55 @@ def can_use(hand: list[str], card: str, melds: tuple[Meld, ...] | list[Meld]) ->
             if throwable >= 2:
                 return True
             continue
-        if card[-1] != meld.stands[0][-1]:
+        if _gap_fit(card, meld, have, throwable, jokers > 0):
+            return True
+    # A joker freed by a swap that gives other cards, then laid with the card: in one new meld
+    # (7C 7D JK=7H) or filling the gap of a run the card then extends.
+    for i, meld in enumerate(melds):
+        need = swap_needs(meld)
+        if not need or card in need or Counter(need) - have:
             continue
-        hi = meld.low + len(meld.cards) - 1
-        for v in {rank_of(card), 14 if rank_of(card) == 1 else rank_of(card)}:
-            if v < meld.low:
-                gap = range(v + 1, meld.low)
-            elif v > hi:
-                gap = range(hi + 1, v)
-            else:
-                continue
-            need = [make(g, card[-1]) for g in gap]
-            missing = len(Counter(need) - have)
-            use_joker = 1 if missing == 1 and jokers and meld.joker is None else 0
-            if (missing == 0 or use_joker) and throwable - 1 - (len(need) - missing) >= 1:
+        after = have - Counter(need)
+        new, joker = swap(meld, list(need))
+        table = [*melds[:i], new, *melds[i + 1 :]]
+        left = throwable - len(need)
+        cnt2 = [0] * 53
+        for c in [*after.elements(), joker]:
+            cnt2[card_id(c)] += 1
+        for cand in _candidates(cnt2):
+            ids = [i for i, _ in cand[3]]
+            if cid in ids and JOKER_ID in ids and left - (len(ids) - 1) >= 1:
                 return True
+        if any(
+            m.kind == "run" and _gap_fit(card, m, after, left, True, only_joker=True) for m in table
+        ):
+            return True
+    return False
+
+
+def _gap_fit(
+    card: str, meld: Meld, have: Counter, throwable: int, joker: bool, only_joker: bool = False
+) -> bool:
+    """Can ``card`` extend this run once the cards between them are laid off from ``have``
+    (at most one of them replaced by a joker), keeping a card to throw? With ``only_joker``,
+    the joker must be one of the cards laid (it was just taken by a swap)."""
+    if meld.kind != "run" or card[-1] != meld.stands[0][-1]:
+        return False
+    hi = meld.low + len(meld.cards) - 1
+    for v in {rank_of(card), 14 if rank_of(card) == 1 else rank_of(card)}:
+        if v < meld.low:
+            gap = range(v + 1, meld.low)
+        elif v > hi:
+            gap = range(hi + 1, v)
+        else:
+            continue
+        need = [make(g, card[-1]) for g in gap]
+        missing = len(Counter(need) - have)
+        use_joker = missing == 1 and joker and meld.joker is None
+        if only_joker and not use_joker:
+            continue
+        if (missing == 0 or use_joker) and throwable - 1 - (len(need) - missing) >= 1:
+            return True
     return False
 
 

@@ -239,3 +239,55 @@ def test_every_hint_in_bot_matches_is_accepted(players: int) -> None:
                 checked += 1
             state = engine.apply(state, seat, bot.choose(v), rng)
         assert checked > 0
+
+
+# ---------------------------------------------------------------- fire card usable through a swap
+
+
+def _fire_swap_position() -> tuple[engine.State, object]:
+    return build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["2H 6D 7C JC QC", H1],
+            "fire": ["7D"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "4S 5S 6S 7S"},
+                {"owner": 1, "cards": "JC JK2=QC KC"},
+            ],
+        }
+    )
+
+
+def test_fire_card_usable_with_a_joker_freed_by_another_swap() -> None:
+    """§3/§6: an opened player may take 7D when he can swap QC for the joker and lay
+    7C 7D JK2=7H — the fire card is used in that turn's lay-down, so the draw is legal."""
+    st, rng = _fire_swap_position()
+    s = engine.apply(st, 0, "draw fire", rng)
+    s = engine.apply(s, 0, "swap 2 QC", rng)
+    s = engine.apply(s, 0, "lay 7C 7D JK2=7H", rng)
+    assert s.round.fire_card is None and s.round.joker_due is None
+    s = engine.apply(s, 0, "throw 2H", rng)
+    assert s.round.turn == 1
+
+
+def test_fire_card_usable_filling_a_run_gap_with_a_swapped_joker() -> None:
+    """Run 4S-5S-6S; fire 8S; the hand swaps 10D for a set's joker and lays it off as 7S."""
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["2H 10D KC", H1],
+            "fire": ["8S"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "4S 5S 6S"},
+                {"owner": 1, "cards": "10S 10H 10C JK1=10D"},
+            ],
+        }
+    )
+    s = engine.apply(st, 0, "draw fire", rng)
+    s = engine.apply(s, 0, "swap 2 10D", rng)
+    s = engine.apply(s, 0, "off 1 JK1=7S", rng)
+    s = engine.apply(s, 0, "off 1 8S", rng)
+    assert s.round.fire_card is None and s.round.joker_due is None
+    assert engine.apply(s, 0, "throw 2H", rng).round.turn == 1
