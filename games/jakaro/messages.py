@@ -44,7 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You cannot move that marble with this card.",
     },
     "marble_in_base": {
-        "ar": "هذه الكرة في القاعدة؛ أخرجها أولاً بالآس أو الشايب.",
+        "ar": "هذه الكرة في القاعدة؛ أخرجها أولاً بالإكّة أو الشايب.",
         "en": "That marble is in its base; bring it out first with an Ace or a King.",
     },
     "marble_home": {
