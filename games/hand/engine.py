@@ -308,10 +308,16 @@ def _do_draw(state: State, seat: int, source: str, rng: Any) -> State:
 
 def _used(r: Round, laid: list[str]) -> Round:
     """Clear the fire-card and joker obligations that these laid cards meet."""
-    if r.fire_card is not None and r.fire_card in laid:
-        r = replace(r, fire_card=None)
-    # The two jokers are alike (cards.py): laying either puts the swapped joker back on the table.
-    if r.joker_due is not None and any(is_joker(c) for c in laid):
+    # The two jokers are alike (cards.py): laying either one puts a joker back on the table. A
+    # joker laid meets one obligation: the fire pile's joker first, then a swapped one.
+    jokers = sum(1 for c in laid if is_joker(c))
+    if r.fire_card is not None:
+        if is_joker(r.fire_card) and jokers:
+            r = replace(r, fire_card=None)
+            jokers -= 1
+        elif r.fire_card in laid:
+            r = replace(r, fire_card=None)
+    if r.joker_due is not None and jokers:
         r = replace(r, joker_due=None, swap_undo=None)
     return r
 
@@ -431,13 +437,17 @@ def _do_timeout(state: State, seat: int, rng: Any) -> State:
     if r.joker_due is not None and r.swap_undo is not None:
         idx, old, given, fire_used = r.swap_undo
         cur = r.melds[idx]
+        # The jokers are alike: the one still in hand goes back (a fire-pile joker may have been
+        # laid in place of the swapped one).
+        joker = _a_joker(r.hands[seat], r.joker_due)
+        pos = old.cards.index(r.joker_due)
         if cur.kind == "run":
             # Lay-offs may have lengthened the run since the swap: put the joker back in place.
-            pos = cur.stands.index(old.stands[old.cards.index(r.joker_due)])
-            cur = replace(cur, cards=_set(cur.cards, pos, r.joker_due))
+            pos = cur.stands.index(old.stands[pos])
+            cur = replace(cur, cards=_set(cur.cards, pos, joker))
         else:
-            cur = old
-        hand = _take(r.hands[seat], [r.joker_due])
+            cur = replace(old, cards=_set(old.cards, pos, joker))
+        hand = _take(r.hands[seat], [joker])
         r = replace(
             r,
             hands=_set(r.hands, seat, sort_cards([*hand, *given])),
@@ -448,15 +458,21 @@ def _do_timeout(state: State, seat: int, rng: Any) -> State:
             fire_card=fire_used if fire_used is not None else r.fire_card,
         )
     if r.fire_card is not None:
-        hand = _take(r.hands[seat], [r.fire_card])
+        card = _a_joker(r.hands[seat], r.fire_card) if is_joker(r.fire_card) else r.fire_card
+        hand = _take(r.hands[seat], [card])
         r = replace(
             r,
             hands=_set(r.hands, seat, hand),
-            fire=(*r.fire, r.fire_card),
+            fire=(*r.fire, card),
             fire_card=None,
         )
         return _draw_stock(state, r, seat, rng)
     return replace(state, round=r)
+
+
+def _a_joker(hand: tuple[str, ...], preferred: str) -> str:
+    """``preferred`` if the hand holds it, else the hand's other joker."""
+    return preferred if preferred in hand else next(c for c in hand if is_joker(c))
 
 
 # --------------------------------------------------------------------------- scoring

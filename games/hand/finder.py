@@ -333,6 +333,10 @@ def can_use(hand: list[str], card: str, melds: tuple[Meld, ...] | list[Meld]) ->
     In a new meld from the hand, or laid off on an open meld, possibly after the hand's cards that
     fill the gap to it (off 8H, then off 9H), always keeping a card to throw.
     """
+    if is_joker(card):
+        # A joker on the fire pile (thrown by a seat that held only jokers): it is used exactly
+        # as a joker freed by a swap is, in a new meld or a lay-off.
+        return joker_usable(hand, card, melds)
     throwable = sum(1 for c in hand if not is_joker(c))
     cid = card_id(card)
     cnt = [0] * 53

@@ -291,3 +291,75 @@ def test_fire_card_usable_filling_a_run_gap_with_a_swapped_joker() -> None:
     s = engine.apply(s, 0, "off 1 8S", rng)
     assert s.round.fire_card is None and s.round.joker_due is None
     assert engine.apply(s, 0, "throw 2H", rng).round.turn == 1
+
+
+def test_opened_player_may_take_a_fire_joker_to_lay_it_off() -> None:
+    """A joker reaches the fire pile only when a seat held nothing else (docs §7). An opened
+    player who can lay it off (§5: a lay-off alone uses the fire card) may take it."""
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["KS 2D", H1],
+            "fire": ["3D", "JK1"],
+            "opened": [55, 60],
+            "melds": [{"owner": 1, "cards": "5H 6H 7H"}],
+        }
+    )
+    s = engine.apply(st, 0, "draw fire", rng)
+    assert s.round.fire_card == "JK1"
+    s = engine.apply(s, 0, "off 1 JK1=8H", rng)
+    assert s.round.fire_card is None
+    assert engine.apply(s, 0, "throw KS", rng).round.turn == 1
+
+
+def test_timeout_with_a_fire_joker_and_a_swapped_joker_never_fails() -> None:
+    """Took JK1 from the fire pile, swapped JK2 out of a run, laid JK2 off (one joker back on the
+    table): the time-out must still undo what is half done, putting a joker back in the run and
+    returning a joker to the fire pile, never refusing itself."""
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["6H KS 2D QC", H1],
+            "fire": ["3D", "JK1"],
+            "stock": ["9D", "4S"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK2=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+            ],
+        }
+    )
+    s = engine.apply(st, 0, "draw fire", rng)
+    s = engine.apply(s, 0, "swap 1 6H", rng)
+    s = engine.apply(s, 0, "off 2 JK2=QC", rng)
+    assert s.round.fire_card is None and s.round.joker_due == "JK2"
+    s = engine.apply(s, 0, "timeout", rng)
+    r = s.round
+    assert r.fire_card is None and r.joker_due is None
+    assert [m.to_text() for m in r.melds] == ["5H JK1=6H 7H", "9C 10C JC JK2=QC"]
+    assert sorted(r.hands[0]) == ["2D", "6H", "KS", "QC"]
+    assert engine.apply(s, 0, "throw KS", rng).round.turn == 1
+
+
+def test_one_joker_laid_meets_only_one_joker_obligation() -> None:
+    """Took JK1 from the fire pile and JK2 by a swap: laying one joker leaves one joker too many,
+    so the seat may not throw yet."""
+    st, rng = build_state(
+        {
+            "options": {"players": 2},
+            "hands": ["6H KS 2D QC", H1],
+            "fire": ["3D", "JK1"],
+            "opened": [55, 60],
+            "melds": [
+                {"owner": 1, "cards": "5H JK2=6H 7H"},
+                {"owner": 1, "cards": "9C 10C JC"},
+            ],
+        }
+    )
+    s = engine.apply(st, 0, "draw fire", rng)
+    s = engine.apply(s, 0, "swap 1 6H", rng)
+    s = engine.apply(s, 0, "off 2 JK1=QC", rng)
+    assert (s.round.fire_card, s.round.joker_due) == (None, "JK2")
+    assert _refused(s, 0, "throw KS") == "joker_unused"
+    s = engine.apply(s, 0, "off 1 JK2=8H", rng)
+    assert engine.apply(s, 0, "throw KS", rng).round.turn == 1
