@@ -91,7 +91,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "A run cannot hold the same card twice.",
     },
     "meld_not_in_sequence": {
-        "ar": "أوراق التسلسل يجب أن تكون متتالية (بلا لف من الشايب إلى الآص إلى ٢).",
+        "ar": "أوراق التسلسل يجب أن تكون متتالية (بلا لفّ من الشايب إلى الإكّة إلى ٢).",
         "en": "A run's cards must follow each other (no wrapping King-Ace-2).",
     },
     "opening_too_low": {
