@@ -55,7 +55,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         services.user_set_language(user=request.user, language=language)
     next_url = request.POST.get("next") or reverse("home")
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
+    if not url_has_allowed_host_and_scheme(
+        next_url, {request.get_host()}, require_https=request.is_secure()
+    ):
         next_url = reverse("home")
     response = HttpResponseRedirect(next_url)
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, samesite="Lax", max_age=31536000)

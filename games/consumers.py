@@ -69,7 +69,8 @@ class MajlisConsumer(AsyncWebsocketConsumer):
             return self._t("too_long")
         try:
             frame = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # A short frame can still nest deeper than the parser's recursion limit.
             return self._t("not_json")
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
             return self._t("no_type")

@@ -27,12 +27,17 @@ if not SECRET_KEY:
         raise RuntimeError("SAHRAT_ENV=production needs DJANGO_SECRET_KEY")
     SECRET_KEY = "django-insecure-local-development-only-key-not-for-production"
 
-ALLOWED_HOSTS = os.environ.get(
+
+def _env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated variable as a list; blanks dropped so that an unset one is really empty."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# Empty in production unless set, so `check --deploy` complains instead of passing with [""].
+ALLOWED_HOSTS = _env_list(
     "DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver"
-).split(",")
-CSRF_TRUSTED_ORIGINS = [
-    o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o
-]
+)
+CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",  # first, so runserver is Daphne's ASGI server too
@@ -196,6 +201,8 @@ CSRF_FAILURE_VIEW = "sahrat_site.views.csrf_failure"
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # Load balancers probe Daphne directly over plain HTTP; a 301 would read as "unhealthy".
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365

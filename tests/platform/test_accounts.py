@@ -162,3 +162,36 @@ def test_admin_lists_users_with_filters_and_search(client):
     assert "layla" in page and "ahmad" not in page
     filtered = client.get(reverse("admin:accounts_user_changelist"), {"language__exact": "en"})
     assert "layla" in filtered.content.decode() and "ahmad" not in filtered.content.decode()
+
+
+@pytest.mark.parametrize(
+    "display",
+    [
+        "\u200b\u200b",  # zero-width spaces: an empty-looking seat
+        "\u202enoura",  # right-to-left override: turns the text after it around
+        "no\u2066ura",  # a directional isolate
+        "نورة\u0007",  # a control character
+    ],
+)
+def test_invisible_or_direction_changing_display_names_are_refused(client, display):
+    response = signup(client, display=display)
+    assert response.status_code == 200
+    assert "has-error" in response.content.decode()
+    assert not User.objects.filter(username="noura").exists()
+
+
+def test_display_name_with_arabic_marks_and_an_emoji_is_accepted(client):
+    response = signup(client, display="عَبْدُالله 👨\u200d👩\u200d👧")
+    assert response.status_code == 302
+    assert User.objects.get(username="noura").display_name == "عَبْدُالله 👨\u200d👩\u200d👧"
+
+
+def test_profile_refuses_an_invisible_display_name_and_keeps_the_old_one(client):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(
+        reverse("accounts:profile"), {"display_name": "\u200b", "language": "ar"}
+    )
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert user.display_name == "Huda"

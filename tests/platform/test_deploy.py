@@ -48,3 +48,59 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = run_manage("check", SAHRAT_ENV="production")
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+SECRET = "k" * 20 + "-production-secret-from-the-environment-0123456789"
+
+
+def test_production_without_allowed_hosts_fails_the_deploy_check():
+    # An unset DJANGO_ALLOWED_HOSTS must not pass as [""]: every request would then be a 400.
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SAHRAT_ENV="production",
+        DJANGO_SECRET_KEY=SECRET,
+    )
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS" in result.stdout + result.stderr
+
+
+def test_allowed_hosts_are_trimmed_and_empty_entries_dropped():
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(sorted(settings.ALLOWED_HOSTS))",
+        SAHRAT_ENV="production",
+        DJANGO_SECRET_KEY=SECRET,
+        DJANGO_ALLOWED_HOSTS=" sahrat.example, www.sahrat.example ,,",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "['sahrat.example', 'www.sahrat.example']" in result.stdout
+
+
+PROBE = """
+from django.http import HttpResponse
+from django.middleware.security import SecurityMiddleware
+from django.test import RequestFactory
+mw = SecurityMiddleware(lambda request: HttpResponse())
+for path in ("/healthz", "/"):
+    response = mw.process_request(RequestFactory().get(path, HTTP_HOST="sahrat.example"))
+    print(path, "none" if response is None else response.status_code)
+"""
+
+
+def test_healthz_answers_a_plain_http_probe_in_production_while_pages_go_to_https():
+    # A load balancer probes Daphne directly over HTTP; a 301 to HTTPS would mark it unhealthy.
+    result = run_manage(
+        "shell",
+        "-c",
+        PROBE,
+        SAHRAT_ENV="production",
+        DJANGO_SECRET_KEY=SECRET,
+        DJANGO_ALLOWED_HOSTS="sahrat.example",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "/healthz none" in result.stdout
+    assert "/ 301" in result.stdout

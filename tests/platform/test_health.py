@@ -33,6 +33,9 @@ def test_healthz_is_503_when_redis_is_unreachable(client, settings):
     assert body["status"] == "unavailable"
     assert body["checks"]["redis"]["ok"] is False
     assert body["checks"]["database"]["ok"] is True
+    # The public report names the failure but not the internal address (that goes to the log).
+    assert body["checks"]["redis"]["error"] == "ConnectionError"
+    assert "127.0.0.1" not in response.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)

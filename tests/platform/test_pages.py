@@ -87,3 +87,57 @@ def test_every_arabic_string_is_translated_and_compiled():
 def test_lobby_page_renders_for_visitors(client):
     page = client.get(reverse("games:lobby")).content.decode()
     assert "المجلس" in page
+
+
+def test_a_missing_page_is_refused_in_arabic_in_the_site_layout(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert '<html lang="ar" dir="rtl">' in page
+    assert "الصفحة غير موجودة" in page
+    assert reverse("home") in page  # a way back, inside the normal layout
+
+
+def test_a_missing_page_follows_the_english_cookie(client):
+    client.cookies["sahrat_language"] = "en"
+    page = client.get("/no-such-page/").content.decode()
+    assert '<html lang="en" dir="ltr">' in page
+    assert "Page not found" in page
+
+
+@pytest.mark.parametrize(
+    ("view", "status", "words"),
+    [
+        ("server_error", 500, "حدث خطأ"),
+        ("bad_request", 400, "لم يتغير شيء"),
+        ("permission_denied", 403, "لم يتغير شيء"),
+    ],
+)
+def test_error_pages_are_in_the_page_language(rf, view, status, words):
+    from django.core.exceptions import PermissionDenied
+    from django.utils import translation
+    from django.views import defaults
+
+    request = rf.get("/")
+    with translation.override("ar"):
+        if view == "server_error":
+            response = defaults.server_error(request)
+        else:
+            response = getattr(defaults, view)(request, PermissionDenied())
+    assert response.status_code == status
+    page = response.content.decode()
+    assert 'dir="rtl"' in page
+    assert words in page
+
+
+def test_language_switch_keeps_https_pages_on_https(client):
+    away = client.post(
+        reverse("accounts:language"),
+        {"language": "en", "next": "http://testserver/majlis/"},
+        secure=True,
+    )
+    assert away["Location"] == reverse("home")
+    same = client.post(
+        reverse("accounts:language"), {"language": "en", "next": "/majlis/"}, secure=True
+    )
+    assert same["Location"] == "/majlis/"
