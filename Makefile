@@ -45,7 +45,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: $(STAMP) browser lint
-	$(BIN)/python scripts/services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)"
+	$(BIN)/python scripts/services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)" --redis-var TEST_REDIS_URL
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py check
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest $(PYTEST_ARGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -13,6 +14,8 @@ from django.conf import settings
 from django.db import connection
 
 HEARTBEAT_KEY = "sahrat:celery:heartbeat"
+# Seconds the channel-layer round trip may take: a stuck layer must give 503, not a hung request.
+CHECK_TIMEOUT = 3.0
 log = logging.getLogger(__name__)
 
 
@@ -45,7 +48,10 @@ def check_channel_layer() -> None:
         if message.get("token") != token:
             raise RuntimeError("the channel layer returned another message")
 
-    async_to_sync(round_trip)()
+    async def bounded() -> None:
+        await asyncio.wait_for(round_trip(), timeout=CHECK_TIMEOUT)
+
+    async_to_sync(bounded)()
 
 
 def celery_heartbeat_age() -> float | None:

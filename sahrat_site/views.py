@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from sahrat_site import health
 
@@ -14,7 +14,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe  # GET or HEAD: load balancers and monitors use either
 def healthz(request: HttpRequest) -> JsonResponse:
     healthy, body = health.report()
     return JsonResponse(body, status=200 if healthy else 503)

@@ -64,6 +64,8 @@ def main() -> int:
     parser.add_argument("--redis-url", required=True)
     parser.add_argument("--database-url")
     parser.add_argument("--start-redis", action="store_true")
+    # The variable a newcomer should set: `make test` reads TEST_REDIS_URL, `make run` REDIS_URL.
+    parser.add_argument("--redis-var", default="REDIS_URL")
     args = parser.parse_args()
 
     ok = True
@@ -73,13 +75,14 @@ def main() -> int:
         elif args.start_redis and not shutil.which("redis-server"):
             print(
                 f"Redis does not answer at {args.redis_url} and redis-server is not installed.\n"
-                "Install it (Debian/Ubuntu: sudo apt-get install redis-server) or set REDIS_URL.",
+                "Install it (Debian/Ubuntu: sudo apt-get install redis-server) "
+                f"or set {args.redis_var}.",
                 file=sys.stderr,
             )
             ok = False
         else:
             print(
-                f"Redis does not answer at {args.redis_url}. Start it or set REDIS_URL.",
+                f"Redis does not answer at {args.redis_url}. Start it or set {args.redis_var}.",
                 file=sys.stderr,
             )
             ok = False

@@ -104,3 +104,23 @@ def test_healthz_answers_a_plain_http_probe_in_production_while_pages_go_to_http
     assert result.returncode == 0, result.stderr
     assert "/healthz none" in result.stdout
     assert "/ 301" in result.stdout
+
+
+def test_make_test_names_the_variable_to_set_when_redis_is_down():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "scripts/services.py",
+            "--redis-url",
+            "redis://127.0.0.1:1/9",  # nothing listens on port 1
+            "--redis-var",
+            "TEST_REDIS_URL",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "Redis does not answer at redis://127.0.0.1:1/9" in result.stderr
+    assert "TEST_REDIS_URL" in result.stderr

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from channels.layers import InMemoryChannelLayer
+from django.db import connection
 from django.urls import reverse
 
+from sahrat_site import health
 from sahrat_site.tasks import heartbeat, ping
 
 
@@ -47,3 +52,38 @@ def test_a_real_celery_worker_runs_tasks_and_the_heartbeat_shows_in_healthz(
     assert stamp > 0
     celery = client.get(reverse("healthz")).json()["checks"]["celery"]
     assert celery["ok"] is True and celery["heartbeat_age_s"] < 60
+
+
+@pytest.mark.django_db
+def test_healthz_answers_head_probes(client):
+    # Some load balancers and uptime monitors probe with HEAD.
+    assert client.head(reverse("healthz")).status_code == 200
+
+
+class SilentLayer(InMemoryChannelLayer):
+    """A channel layer that accepts messages and never delivers them (a stuck Redis)."""
+
+    async def send(self, channel, message):
+        return None
+
+
+@pytest.mark.django_db
+def test_a_channel_layer_that_never_answers_gives_503_instead_of_hanging(settings, monkeypatch):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.SilentLayer"}}
+    monkeypatch.setattr(health, "CHECK_TIMEOUT", 0.5)
+    result: list = []
+
+    # A thread with a join limit, so that a hanging check fails this test instead of stalling it.
+    def run() -> None:
+        try:
+            result.append(health.report())
+        finally:
+            connection.close()  # this thread's own database connection
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout=15)
+    assert result, "the health report hung on the channel layer"
+    healthy, body = result[0]
+    assert healthy is False
+    assert body["checks"]["channel_layer"] == {"ok": False, "error": "TimeoutError"}
