@@ -2,9 +2,39 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import User
+
+
+class UsernameTaken(Exception):
+    """Another account already has this username (the form checks first; a race ends here)."""
+
+
+def user_create(*, username: str, display_name: str, password: str, language: str) -> User:
+    """Create a player with an Argon2-hashed password; UsernameTaken if the name is gone."""
+    if language not in User.Language.values:
+        raise ValueError(language)
+    user = User(username=username, display_name=display_name, language=language)
+    user.set_password(password)
+    try:
+        # A savepoint, so a caller's transaction survives the refused insert.
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as exc:
+        raise UsernameTaken(username) from exc
+    return user
+
+
+@transaction.atomic
+def user_update_profile(*, user: User, display_name: str, language: str) -> None:
+    """Save a player's display name and language."""
+    if language not in User.Language.values:
+        raise ValueError(language)
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    locked.display_name, locked.language = display_name, language
+    locked.save(update_fields=["display_name", "language"])
+    user.display_name, user.language = display_name, language
 
 
 @transaction.atomic

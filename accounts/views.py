@@ -24,12 +24,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save(commit=False)
-        user.language = translation.get_language() or User.Language.ARABIC
-        user.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome to Sahrat!"))
-        return redirect(settings.LOGIN_REDIRECT_URL)
+        language = translation.get_language()
+        try:
+            user = services.user_create(
+                username=form.cleaned_data["username"],
+                display_name=form.cleaned_data["display_name"],
+                password=form.cleaned_data["password1"],
+                language=language if language in User.Language.values else User.Language.ARABIC,
+            )
+        except services.UsernameTaken:
+            form.add_error("username", User._meta.get_field("username").error_messages["unique"])
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome to Sahrat!"))
+            return redirect(settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form})
 
 
@@ -37,7 +45,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = request.user
+        services.user_update_profile(
+            user=user,
+            display_name=form.cleaned_data["display_name"],
+            language=form.cleaned_data["language"],
+        )
         translation.activate(user.language)
         messages.success(request, _("Your profile is saved."))
         response = redirect("accounts:profile")

@@ -195,3 +195,33 @@ def test_profile_refuses_an_invisible_display_name_and_keeps_the_old_one(client)
     assert response.status_code == 200
     user.refresh_from_db()
     assert user.display_name == "Huda"
+
+
+def test_user_create_service_refuses_a_taken_username_and_keeps_the_first():
+    from accounts import services
+
+    first = services.user_create(
+        username="noura", display_name="نورة", password=PASSWORD, language="ar"
+    )
+    # Two sign-ups racing past the form's check meet the database's unique constraint here.
+    with pytest.raises(services.UsernameTaken):
+        services.user_create(
+            username="noura", display_name="Other", password=PASSWORD, language="en"
+        )
+    assert User.objects.filter(username="noura").count() == 1
+    first.refresh_from_db()
+    assert (first.display_name, first.language) == ("نورة", "ar")
+    assert first.check_password(PASSWORD) and first.password.startswith("argon2$")
+
+
+def test_signup_that_loses_a_race_shows_the_taken_message(client, monkeypatch):
+    from accounts import services
+
+    def taken(**kwargs):
+        raise services.UsernameTaken(kwargs["username"])
+
+    monkeypatch.setattr(services, "user_create", taken)
+    response = signup(client)
+    assert response.status_code == 200
+    assert "هناك مستخدم موجود مسبقاً بهذا الاسم" in response.content.decode()
+    assert "_auth_user_id" not in client.session
