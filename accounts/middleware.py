@@ -1,9 +1,24 @@
-"""A signed-in player's profile language wins over the cookie, on every device."""
+"""Which language a page speaks: the profile, then the visitor's own choice, then Arabic.
+
+Django's LocaleMiddleware would fall back to the browser's Accept-Language. Sahrat is Arabic
+first: many Gulf players carry phones set to English yet expect the majlis in Arabic, so a
+visitor who never chose sees Arabic, and one click on the switch (a cookie) gives English.
+"""
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+
+
+def chosen_language(request: HttpRequest) -> str:
+    """The signed-in player's profile language, else the switch's cookie, else Arabic."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.language:
+        return user.language
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    return cookie if cookie in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 class ProfileLanguageMiddleware:
@@ -11,8 +26,7 @@ class ProfileLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.language:
-            translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language
+        language = chosen_language(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
         return self.get_response(request)

@@ -141,3 +141,13 @@ def test_language_switch_keeps_https_pages_on_https(client):
         reverse("accounts:language"), {"language": "en", "next": "/majlis/"}, secure=True
     )
     assert same["Location"] == "/majlis/"
+
+
+def test_a_visitor_who_never_chose_sees_arabic_even_with_an_english_browser(client):
+    page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="ar" dir="rtl">' in page
+    client.cookies["sahrat_language"] = "en"
+    page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<html lang="en" dir="ltr">' in page
+    client.cookies["sahrat_language"] = "xx"  # a forged cookie falls back to Arabic
+    assert 'dir="rtl"' in client.get(reverse("home")).content.decode()
