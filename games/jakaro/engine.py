@@ -508,17 +508,11 @@ def legal_actions(state: State) -> list[str]:
 # Deals, turns, apply.
 
 
-def _deal(
-    players: int,
-    deck: tuple[str, ...],
-    deck_no: int,
-    deal_no: int,
-    dealer: int,
-    discard: tuple[str, ...],
-    rng: RandomSource,
-) -> tuple:
+def _deal(state: State, rng: RandomSource) -> State:
     """Deal the next packet of the schedule, opening a new deck (and the next dealer) when the
     current one is used up. Cards go one at a time, starting with the player after the dealer."""
+    players, deck, deck_no, deal_no = state.players, state.deck, state.deck_no, state.deal_no
+    dealer, discard = state.dealer, state.discard
     sched = DEAL_SCHEDULE[players]
     if deal_no >= len(sched) or len(deck) < sched[deal_no] * players:
         deck_no += 1
@@ -528,14 +522,15 @@ def _deal(
     hands: list[list[str]] = [[] for _ in range(players)]
     for i in range(k * players):
         hands[(dealer + 1 + i) % players].append(deck[i])
-    return (
-        tuple(sort_hand(h) for h in hands),
-        deck[k * players :],
-        deck_no,
-        deal_no + 1,
-        dealer,
-        discard,
-        (dealer + 1) % players,
+    return replace(
+        state,
+        hands=tuple(sort_hand(h) for h in hands),
+        deck=deck[k * players :],
+        deck_no=deck_no,
+        deal_no=deal_no + 1,
+        dealer=dealer,
+        discard=discard,
+        turn=(dealer + 1) % players,
     )
 
 
@@ -543,20 +538,19 @@ def new_match(options: Options, rng: RandomSource) -> State:
     """A fresh match: all marbles in base, deck 1 (purpose ``deal/1``) dealt by the last seat,
     so seat 0 plays first."""
     n = options.players
-    deck = tuple(rng.deck("deal/1"))
-    hands, deck, deck_no, deal_no, dealer, discard, turn = _deal(n, deck, 1, 0, n - 1, (), rng)
-    return State(
+    fresh = State(
         players=n,
         marbles=(BASE,) * (4 * n),
-        hands=hands,
-        deck=deck,
-        deck_no=deck_no,
-        deal_no=deal_no,
-        dealer=dealer,
-        turn=turn,
+        hands=((),) * n,
+        deck=tuple(rng.deck("deal/1")),
+        deck_no=1,
+        deal_no=0,
+        dealer=n - 1,
+        turn=0,
         burn_no=0,
-        discard=discard,
+        discard=(),
     )
+    return _deal(fresh, rng)
 
 
 def winner_team(marbles: tuple[int, ...], players: int) -> int | None:
@@ -641,19 +635,7 @@ def _next_turn(state: State, seat: int, rng: RandomSource | None) -> State:
             return replace(state, turn=s)
     if rng is None:
         raise ValueError("dealing needs the match's random source")
-    hands, deck, deck_no, deal_no, dealer, discard, turn = _deal(
-        n, state.deck, state.deck_no, state.deal_no, state.dealer, state.discard, rng
-    )
-    return replace(
-        state,
-        hands=hands,
-        deck=deck,
-        deck_no=deck_no,
-        deal_no=deal_no,
-        dealer=dealer,
-        discard=discard,
-        turn=turn,
-    )
+    return _deal(state, rng)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,15 +23,16 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
+SECRET = "k" * 20 + "-production-secret-from-the-environment-0123456789"
+
+
+def deploy_check(**env: str) -> subprocess.CompletedProcess:
+    return run_manage("check", "--deploy", "--fail-level", "WARNING", **env)
+
+
 def test_check_deploy_is_clean_in_production_mode():
-    result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        SAHRAT_ENV="production",
-        DJANGO_SECRET_KEY="k" * 20 + "-production-secret-from-the-environment-0123456789",
-        DJANGO_ALLOWED_HOSTS="sahrat.example",
+    result = deploy_check(
+        SAHRAT_ENV="production", DJANGO_SECRET_KEY=SECRET, DJANGO_ALLOWED_HOSTS="sahrat.example"
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -39,7 +40,7 @@ def test_check_deploy_is_clean_in_production_mode():
 
 def test_development_settings_would_fail_the_deploy_check():
     # The same check must be able to fail: without production mode DEBUG is on.
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING")
+    result = deploy_check()
     assert result.returncode != 0
     assert "DEBUG" in result.stdout + result.stderr
 
@@ -50,19 +51,9 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
-SECRET = "k" * 20 + "-production-secret-from-the-environment-0123456789"
-
-
 def test_production_without_allowed_hosts_fails_the_deploy_check():
     # An unset DJANGO_ALLOWED_HOSTS must not pass as [""]: every request would then be a 400.
-    result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        SAHRAT_ENV="production",
-        DJANGO_SECRET_KEY=SECRET,
-    )
+    result = deploy_check(SAHRAT_ENV="production", DJANGO_SECRET_KEY=SECRET)
     assert result.returncode != 0
     assert "ALLOWED_HOSTS" in result.stdout + result.stderr
 
