@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.fairness --quick
 	$(BIN)/python -m bench.hand --quick
 	$(BIN)/python -m bench.jakaro --quick
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.soak --quick
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-artifacts

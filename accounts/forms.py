@@ -1,33 +1,31 @@
-import unicodedata
+"""Account forms: sign-up and profile. Names are checked here for the page's words and again in
+the database (User.username_key) for races."""
+
+from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.models import User
 
-# Joiners shape Arabic and Persian letters and build emoji sequences; every other format character
-# (zero-width spaces, direction overrides and isolates) is invisible or turns the text around it.
-ALLOWED_FORMAT_CHARS = {"\u200c", "\u200d"}
+INVISIBLE = _("Use visible letters, digits or signs, without invisible or direction characters.")
+RESERVED = _("That name is kept for Sahrat's staff; please choose another.")
+LOOKALIKE = _("That name is taken, or looks too much like a player's name that is.")
 
 
-def clean_display_name_value(value: str) -> str:
+def clean_display_name_value(value: str, *, staff: bool = False) -> str:
     """The display name a table can show, or a ValidationError in the page's language."""
     name = value.strip()
     if not name:
         raise forms.ValidationError(forms.Field.default_error_messages["required"])
-    categories = [unicodedata.category(ch) for ch in name]
-    hidden = any(
-        cat in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
-        or (cat == "Cf" and ch not in ALLOWED_FORMAT_CHARS)
-        for ch, cat in zip(name, categories, strict=True)
-    )
-    # A name made only of spaces, joiners or combining marks would show as an empty seat.
-    visible = any(cat[0] in "LNPS" for cat in categories)
-    if hidden or not visible:
-        raise forms.ValidationError(
-            _("Use visible letters, digits or signs, without invisible or direction characters.")
-        )
+    # A name made only of spaces, joiners, combining marks or blank letters would show as an
+    # empty seat; direction overrides would turn the text around it.
+    if names.has_hidden_characters(name) or not names.is_visible(name):
+        raise forms.ValidationError(INVISIBLE)
+    if not staff and names.is_reserved(name):
+        raise forms.ValidationError(RESERVED)
     return name
 
 
@@ -35,6 +33,18 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name")
+
+    def clean_username(self) -> str:
+        # Not Django's own check (exact, then case-insensitive): one message for a taken name and
+        # for every spelling that folds to it.
+        username = self.cleaned_data["username"]
+        if names.has_hidden_characters(username) or not names.is_visible(username):
+            raise forms.ValidationError(INVISIBLE)
+        if names.is_reserved(username):
+            raise forms.ValidationError(RESERVED)
+        if User.objects.filter(username_key=names.fold(username)).exists():
+            raise forms.ValidationError(LOOKALIKE)
+        return username
 
     def clean_display_name(self) -> str:
         return clean_display_name_value(self.cleaned_data["display_name"])
@@ -46,4 +56,6 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name", "language")
 
     def clean_display_name(self) -> str:
-        return clean_display_name_value(self.cleaned_data["display_name"])
+        return clean_display_name_value(
+            self.cleaned_data["display_name"], staff=self.instance.is_staff
+        )

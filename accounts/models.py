@@ -1,8 +1,16 @@
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import fold
+
 DISPLAY_NAME_MAX = 40
+
+
+class SahratUserManager(UserManager):
+    def get_by_natural_key(self, username: str) -> "User":
+        # Log-in by any spelling that folds to the account's name: "Sara" signs in as "sara".
+        return self.get(username_key=fold(username))
 
 
 class User(AbstractUser):
@@ -16,6 +24,11 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=5, choices=Language.choices, default=Language.ARABIC
     )
+    # The username folded for comparison (accounts/names.py). Unique in the database, so "Sara",
+    # "SARA" and a Cyrillic "Ѕаrа" cannot all be created, even by sign-ups racing each other.
+    username_key = models.CharField(max_length=150, unique=True, editable=False)
+
+    objects = SahratUserManager()
 
     class Meta:
         verbose_name = _("user")
@@ -23,3 +36,10 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs) -> None:
+        self.username_key = fold(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)

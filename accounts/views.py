@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import services
-from accounts.forms import ProfileForm, SignUpForm
+from accounts.forms import LOOKALIKE, ProfileForm, SignUpForm
 from accounts.models import User
 
 
@@ -33,7 +33,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 language=language if language in User.Language.values else User.Language.ARABIC,
             )
         except services.UsernameTaken:
-            form.add_error("username", User._meta.get_field("username").error_messages["unique"])
+            # Lost a race to a sign-up with the same name or one that folds to it.
+            form.add_error("username", LOOKALIKE)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome to Sahrat!"))
@@ -54,7 +55,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         translation.activate(user.language)
         messages.success(request, _("Your profile is saved."))
         response = redirect("accounts:profile")
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, samesite="Lax")
+        _remember_language(response, user.language)
         return response
     return render(request, "accounts/profile.html", {"form": form})
 
@@ -73,5 +74,18 @@ def set_language(request: HttpRequest) -> HttpResponse:
     ):
         next_url = reverse("home")
     response = HttpResponseRedirect(next_url)
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, samesite="Lax", max_age=31536000)
+    _remember_language(response, language)
     return response
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    """The language cookie, with the flags Django's own language cookie takes from settings
+    (Secure in production)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=60 * 60 * 24 * 365,
+        samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+    )

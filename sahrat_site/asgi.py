@@ -12,7 +12,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from sahrat_site import daphne_guard  # noqa: E402
 from sahrat_site.routing import websocket_urlpatterns  # noqa: E402
+
+# Backpressure against flooding sockets (sahrat_site/daphne_guard.py).
+daphne_guard.install()
 
 application = ProtocolTypeRouter(
     {

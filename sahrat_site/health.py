@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import uuid
@@ -20,7 +21,14 @@ log = logging.getLogger(__name__)
 
 
 def redis_client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    """One client (and so one connection pool) per Redis URL for the life of the process: a new
+    client per probe left thousands of sockets in TIME_WAIT under a load balancer's probing."""
+    return _client_for(settings.REDIS_URL)
+
+
+@functools.cache
+def _client_for(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
 def check_database() -> None:
@@ -35,7 +43,8 @@ def check_redis() -> None:
 
 
 def check_channel_layer() -> None:
-    """Send a message to a fresh channel and read it back: the real round trip consumers use."""
+    """Wait on a fresh channel first, then send to it: the blocking receive every consumer sits
+    in, not just a read of a message already there (that passed while every socket was dying)."""
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer configured")
@@ -43,8 +52,10 @@ def check_channel_layer() -> None:
     async def round_trip() -> None:
         channel = await layer.new_channel()
         token = uuid.uuid4().hex
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0.05)  # the receive is now blocked in Redis
         await layer.send(channel, {"type": "health.check", "token": token})
-        message = await layer.receive(channel)
+        message = await waiting
         if message.get("token") != token:
             raise RuntimeError("the channel layer returned another message")
 

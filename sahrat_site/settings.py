@@ -13,11 +13,17 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# Exactly one of these. Anything else (a typo, "Production") is refused at start-up: failing open
+# would run a public site with DEBUG on and the development key.
+ENVIRONMENTS = ("development", "production")
 ENV = os.environ.get("SAHRAT_ENV", "development")
+if ENV not in ENVIRONMENTS:
+    raise ImproperlyConfigured(f"SAHRAT_ENV must be one of {', '.join(ENVIRONMENTS)}; got {ENV!r}")
 PRODUCTION = ENV == "production"
 DEBUG = not PRODUCTION and os.environ.get("DJANGO_DEBUG", "1") == "1"
 
@@ -55,6 +61,7 @@ INSTALLED_APPS = [
     "wallet",
     "games",
     "verify",
+    "sahrat_site",  # the project's own system checks (sahrat_site/checks.py)
 ]
 
 MIDDLEWARE = [
@@ -94,8 +101,23 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# PostgreSQL connections per process: at most DB_POOL_MAX_SIZE (docs/deployment.md). Under ASGI,
+# Django's persistent connections (CONN_MAX_AGE) are kept per thread and every request may run on
+# a new thread, so they pile up until the server refuses more; psycopg's pool bounds them and
+# hands the same few to every thread. CONN_MAX_AGE must be 0 with the pool: "closing" returns the
+# connection to the pool instead of to the server.
+DB_POOL_MIN_SIZE = int(os.environ.get("DB_POOL_MIN_SIZE", "2"))
+DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "10"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": DB_POOL_MIN_SIZE,
+            "max_size": DB_POOL_MAX_SIZE,
+            # A request waits this long for a free connection before it fails (503, not a hang).
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "max_idle": 300,
+        }
 else:
     DATABASES = {
         "default": {
@@ -134,6 +156,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
+# Behind a proxy the client address is the one the trusted proxy appended to X-Forwarded-For,
+# never the left-most one a client can write itself (accounts/client.py, README "In production").
+SAHRAT_PROXY_COUNT = int(os.environ.get("SAHRAT_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "accounts.client.client_ip"
+# "Sara", "SARA" and a Cyrillic "Ѕаrа" are one account: they share one failure count.
+AXES_USERNAME_CALLABLE = "accounts.client.axes_username"
 
 LANGUAGE_CODE = "ar"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
@@ -162,12 +190,38 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# The channel layer's Redis connections (sahrat_site/channel_layer.py). channels-redis blocks in
+# BZPOPMIN for up to 5 s waiting for a message; redis-py's default socket timeout is also 5 s, so
+# the read timed out just before Redis answered "nothing yet" and every socket died with 1011
+# after about 5 s. The read timeout must be longer than the blocking pop.
+CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
+# Connections in one process's pool: a burst of sockets connecting at once waits for a free
+# connection (blocking pool) instead of failing; size it for the sockets a process serves.
+CHANNEL_LAYER_MAX_CONNECTIONS = int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "200"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "sahrat")},
+        "BACKEND": "sahrat_site.channel_layer.SahratChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+                    "socket_connect_timeout": 5,
+                    "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
+                    # Wait this long for a free pooled connection before failing.
+                    "timeout": 10,
+                }
+            ],
+            "prefix": os.environ.get("CHANNEL_PREFIX", "sahrat"),
+        },
     }
 }
+
+# WebSocket limits per connection and per account (sahrat_site/sockets.py, docs/protocol.md).
+WS_MAX_FRAME = 8192  # characters in one frame
+WS_RATE_PER_S = float(os.environ.get("WS_RATE_PER_S", "10"))  # frames per second, sustained
+WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))  # frames at once after a quiet spell
+WS_MAX_SOCKETS_PER_USER = int(os.environ.get("WS_MAX_SOCKETS_PER_USER", "10"))
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
@@ -205,6 +259,7 @@ if PRODUCTION:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -130,3 +130,19 @@ def browser_page():
         finally:
             context.close()
             browser.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _forget_sockets_of_earlier_runs() -> None:
+    """Each run's test database numbers its users from 1 again, so per-account socket counts a
+    previous run left in the test Redis (its Daphne was stopped with sockets open) would count
+    against this run's users of the same number."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for key in client.scan_iter(match="*:sockets:*"):
+            client.delete(key)
+    finally:
+        client.close()

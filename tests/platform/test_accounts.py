@@ -63,7 +63,7 @@ def test_duplicate_username_is_refused_and_the_first_account_is_untouched(client
     other.cookies["sahrat_language"] = "en"
     response = signup(other, display="Another")
     assert response.status_code == 200
-    assert "A user with that username already exists." in response.content.decode()
+    assert "That name is taken" in response.content.decode()
     assert User.objects.filter(username="noura").count() == 1
     first.refresh_from_db()
     assert first.display_name == "نورة"
@@ -223,5 +223,5 @@ def test_signup_that_loses_a_race_shows_the_taken_message(client, monkeypatch):
     monkeypatch.setattr(services, "user_create", taken)
     response = signup(client)
     assert response.status_code == 200
-    assert "هناك مستخدم موجود مسبقاً بهذا الاسم" in response.content.decode()
+    assert "هذا الاسم مأخوذ" in response.content.decode()
     assert "_auth_user_id" not in client.session

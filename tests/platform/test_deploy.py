@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -115,3 +117,44 @@ def test_make_test_names_the_variable_to_set_when_redis_is_down():
     assert result.returncode == 1
     assert "Redis does not answer at redis://127.0.0.1:1/9" in result.stderr
     assert "TEST_REDIS_URL" in result.stderr
+
+
+def test_an_unknown_environment_name_is_refused_at_start_up():
+    # "Production" (a capital P) used to run as development: DEBUG on, the public development key.
+    for name in ("Production", "prod", "staging", ""):
+        result = run_manage("check", SAHRAT_ENV=name, DJANGO_SECRET_KEY=SECRET)
+        assert result.returncode != 0, name
+        assert "SAHRAT_ENV must be one of development, production" in result.stderr, name
+
+
+def test_a_wildcard_allowed_host_fails_the_deploy_check():
+    result = deploy_check(
+        SAHRAT_ENV="production", DJANGO_SECRET_KEY=SECRET, DJANGO_ALLOWED_HOSTS="sahrat.example,*"
+    )
+    assert result.returncode != 0
+    assert "sahrat.E001" in result.stdout + result.stderr
+
+
+def test_every_cookie_is_secure_in_production():
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; print(s.LANGUAGE_COOKIE_SECURE, "
+        "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)",
+        SAHRAT_ENV="production",
+        DJANGO_SECRET_KEY=SECRET,
+        DJANGO_ALLOWED_HOSTS="sahrat.example",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-3:] == ["True", "True", "True"]
+
+
+@pytest.mark.django_db
+def test_the_language_switch_sets_a_secure_cookie_when_settings_say_so(client, settings):
+    settings.LANGUAGE_COOKIE_SECURE = True
+    response = client.post("/accounts/language/", {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    assert response.cookies["sahrat_language"]["secure"] is True
+    settings.LANGUAGE_COOKIE_SECURE = False
+    plain = client.post("/accounts/language/", {"language": "ar", "next": "/"})
+    assert not plain.cookies["sahrat_language"]["secure"]

@@ -87,3 +87,40 @@ def test_a_channel_layer_that_never_answers_gives_503_instead_of_hanging(setting
     healthy, body = result[0]
     assert healthy is False
     assert body["checks"]["channel_layer"] == {"ok": False, "error": "TimeoutError"}
+
+
+def _connections_received() -> int:
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        return int(client.info("stats")["total_connections_received"])
+    finally:
+        client.close()
+
+
+def test_health_checks_reuse_their_redis_connection():
+    # A new client per probe left thousands of sockets in TIME_WAIT under a balancer's probing.
+    health.check_redis()
+    health.celery_heartbeat_age()
+    before = _connections_received()
+    for _ in range(30):
+        health.check_redis()
+        health.celery_heartbeat_age()
+    # One more at most: another client of the test Redis may connect meanwhile.
+    assert _connections_received() - before <= 1
+
+
+def test_the_channel_layer_reads_longer_than_its_blocking_pop(settings):
+    from channels.layers import get_channel_layer
+
+    from sahrat_site.channel_layer import SahratChannelLayer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, SahratChannelLayer)
+    (host,) = layer.hosts
+    assert host["socket_timeout"] > layer.brpop_timeout
+    # The guard refuses the configuration that killed every socket after 5 s.
+    with pytest.raises(ValueError, match="must exceed the blocking pop"):
+        SahratChannelLayer(hosts=[{"address": settings.REDIS_URL, "socket_timeout": 5}])
