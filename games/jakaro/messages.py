@@ -1,24 +1,15 @@
-"""Why an action was refused: stable codes and the words a player reads (Arabic first).
+"""Why a Jakaro action was refused: stable codes and the words a player reads (Arabic first).
 
 The codes are part of the engine's contract (scenario files and clients match on them); the
-wording may improve freely.
+wording may improve freely. Codes both games share (bad_action, not_your_turn, match_over,
+no_such_seat, bad_options, bad_players) live in games/messages.py, which is looked up after this.
 """
 
 from __future__ import annotations
 
+from games.messages import text
+
 MESSAGES: dict[str, dict[str, str]] = {
-    "game_over": {
-        "ar": "انتهت المباراة، لا يمكن اللعب بعد الآن.",
-        "en": "The match is over; no more moves.",
-    },
-    "not_your_turn": {
-        "ar": "ليس دورك الآن.",
-        "en": "It is not your turn.",
-    },
-    "bad_action": {
-        "ar": "لم نفهم هذه الحركة.",
-        "en": "That move could not be understood.",
-    },
     "card_not_in_hand": {
         "ar": "هذه الورقة ليست في يدك.",
         "en": "That card is not in your hand.",
@@ -92,5 +83,4 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 def message(code: str, lang: str = "ar") -> str:
     """The player-facing text for a refusal code (Arabic by default)."""
-    entry = MESSAGES.get(code, MESSAGES["bad_action"])
-    return entry.get(lang, entry["en"])
+    return text(code, lang, MESSAGES)
