@@ -443,13 +443,13 @@ def _effect_move(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...
     owner = mi >> 2
     pos = bd.marbles[mi]
     if r == "5":
-        # The Five moves any marble on the track, except one on its own start (unless it is the
-        # mover's own to play).
+        # The Five moves any marble on the track except one on its own start, whoever's it is
+        # (the owner's own Five included: decision 4).
         if owner != bd.who and pos == BASE:
             return "marble_in_base"
         if owner != bd.who and pos >= HOME0:
             return "marble_home"
-        if owner != bd.who and pos == bd.starts[owner]:
+        if pos == bd.starts[owner]:
             return "marble_protected"
         if owner != bd.who:
             # A marble of the mover's team still turns into its home; an opponent's goes past.
@@ -570,8 +570,8 @@ def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
         for mi in range(4 * bd.players):
             owner = mi >> 2
             pos = m[mi]
-            if pos == BASE or (pos == starts[owner] and owner != who):
-                continue
+            if pos == BASE or pos == starts[owner]:
+                continue  # no Five moves a marble in base or on its own start (decision 4)
             if owner == who:
                 home_ok = True
             elif pos >= HOME0:

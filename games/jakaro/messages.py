@@ -43,8 +43,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "That marble is home and this card cannot move it.",
     },
     "marble_protected": {
-        "ar": "الكرة على مربع بدايتها محمية: لا تُحرَّك ولا تُبدَّل.",
-        "en": "A marble on its own start is protected: it cannot be moved or swapped.",
+        "ar": "الكرة على مربع بدايتها محمية: لا تحرّكها الخمسة ولا يبدّلها الولد، ولو كانت كرتك.",
+        "en": (
+            "A marble on its own start is protected: no Five moves it and no Jack swaps it, "
+            "even yours."
+        ),
     },
     "blocked_protected": {
         "ar": "لا يمكن تجاوز كرة تقف على مربع بدايتها أو النزول عليها.",

@@ -287,12 +287,20 @@ def test_five_moves_own_partner_or_opponent_marble() -> None:
     assert marbles_of(apply(st, 0, "move 5S 2:m0", rng), 2)[0] == "45"
 
 
-def test_five_respects_start_protection_except_for_your_own_marble() -> None:
-    m = {0: [0, "base", "base", "base"], 1: [19] + ["base"] * 3, 2: [38] + ["base"] * 3}
-    st, rng = position(m, {0: ["5S"]})
+def test_five_never_moves_a_marble_on_its_own_start_not_even_its_owners() -> None:
+    m = {0: [0, 10, "base", "base"], 1: [19] + ["base"] * 3, 2: [38] + ["base"] * 3}
+    st, rng = position(m, {0: ["5S", "4S"]})
     assert refused_code(st, 0, "move 5S 1:m0", rng) == "marble_protected"
     assert refused_code(st, 0, "move 5S 2:m0", rng) == "marble_protected"
-    assert marbles_of(apply(st, 0, "move 5S m0", rng), 0)[0] == "5"
+    assert refused_code(st, 0, "move 5S m0", rng) == "marble_protected"  # decision 4
+    assert [a for a in legal_actions(st) if a.startswith("move 5S")] == ["move 5S m1"]
+    # Other cards still move the owner's marble off its start: the Four's short cut.
+    assert marbles_of(apply(st, 0, "back 4S m0", rng), 0)[0] == "72"
+    # A finished player plays its partner's colour, and still cannot Five it off its start.
+    m = {0: ["H0", "H1", "H2", "H3"], 2: [38, 40, "base", "base"]}
+    st, rng = position(m, {0: ["5S"]})
+    assert refused_code(st, 0, "move 5S 2:m0", rng) == "marble_protected"
+    assert legal_actions(st) == ["move 5S 2:m1"]
 
 
 def test_opponents_five_pushes_a_marble_past_its_home_partner_five_takes_it_in() -> None:
