@@ -27,7 +27,7 @@ partner's marbles, written ``p:mK`` with the partner's seat.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -212,7 +212,15 @@ def _is_count(token: str) -> bool:
 
 
 def _ref(seat: int, mi: int) -> str:
-    return f"m{mi & 3}" if mi >> 2 == seat else f"{mi >> 2}:m{mi & 3}"
+    return _REFS[seat][mi]
+
+
+# How seat s writes marble mi: its own "mK", any other seat's "t:mK" (a table: the listing
+# writes thousands of these).
+_REFS = tuple(
+    tuple(f"m{mi & 3}" if mi >> 2 == s else f"{mi >> 2}:m{mi & 3}" for mi in range(16))
+    for s in range(4)
+)
 
 
 def _parse_ref(token: str, seat: int) -> int:
@@ -246,16 +254,16 @@ def occupancy(marbles: tuple[int, ...]) -> list[int]:
 
 def protected_squares(occ: list[int], starts: tuple[int, ...]) -> tuple[int, ...]:
     """The start squares on which a marble of that start's colour sits."""
-    return tuple(st for s, st in enumerate(starts) if occ[st] >= 0 and occ[st] >> 2 == s)
+    return tuple([st for s, st in enumerate(starts) if occ[st] >= 0 and occ[st] >> 2 == s])
 
 
-def all_home(marbles: tuple[int, ...], seat: int) -> bool:
+def all_home(marbles: Sequence[int], seat: int) -> bool:
     """Are the seat's four marbles home?"""
     b = seat * 4
     return min(marbles[b : b + 4]) >= HOME0
 
 
-def controlled(marbles: tuple[int, ...], players: int, seat: int) -> int:
+def controlled(marbles: Sequence[int], players: int, seat: int) -> int:
     """Whose marbles the seat's cards move: its own, or its partner's once its own are home."""
     if players == 4 and all_home(marbles, seat):
         return (seat + 2) % 4
@@ -290,7 +298,7 @@ def _out(marbles: tuple[int, ...], occ: list[int], starts: tuple[int, ...], who:
 
 
 def _dest(
-    marbles: tuple[int, ...],
+    marbles: Sequence[int],
     occ: list[int],
     prot: tuple[int, ...],
     starts: tuple[int, ...],
@@ -421,13 +429,16 @@ class _Board(NamedTuple):
     occ: list[int]
     prot: tuple[int, ...]
     starts: tuple[int, ...]
+    movable: tuple[int, ...]  # ``who``'s marbles out of the base (the only ones cards move)
 
 
 def _board(marbles: tuple[int, ...], players: int, seat: int) -> _Board:
     starts = STARTS[players]
     occ = occupancy(marbles)
     who = controlled(marbles, players, seat)
-    return _Board(marbles, players, seat, who, occ, protected_squares(occ, starts), starts)
+    b = who * 4
+    movable = tuple([mi for mi in range(b, b + 4) if marbles[mi] != BASE])
+    return _Board(marbles, players, seat, who, occ, protected_squares(occ, starts), starts, movable)
 
 
 def _effect_out(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
@@ -544,8 +555,7 @@ def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | s
 
 def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
     """(kind, tail) pairs for one rank; the card text goes between them (``_text``)."""
-    m, seat, who, occ, prot, starts = bd.marbles, bd.seat, bd.who, bd.occ, bd.prot, bd.starts
-    mine = range(who * 4, who * 4 + 4)
+    m, players, seat, who, occ, prot, starts, mine = bd
     out: list[tuple[str, str]] = []
     if r in ("A", "K") and not isinstance(_out_marble(m, occ, starts, who), str):
         out.append(("out", ""))
@@ -560,14 +570,14 @@ def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
             pa = m[a]
             if not 0 <= pa < TRACK or pa == own_start:
                 continue
-            for b in range(4 * bd.players):
+            for b in range(4 * players):
                 pb = m[b]
                 if b >> 2 != who and 0 <= pb < TRACK and pb != starts[b >> 2]:
                     out.append(("swap", _tail(seat, "swap", r, (a, b), ())))
         return out
     if r == "5":
-        my_team = team(bd.players, seat)
-        for mi in range(4 * bd.players):
+        my_team = team(players, seat)
+        for mi in range(4 * players):
             owner = mi >> 2
             pos = m[mi]
             if pos == BASE or pos == starts[owner]:
@@ -577,7 +587,7 @@ def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
             elif pos >= HOME0:
                 continue
             else:
-                home_ok = team(bd.players, owner) == my_team
+                home_ok = team(players, owner) == my_team
             if not isinstance(_dest(m, occ, prot, starts, mi, 5, home_ok), str):
                 out.append(("move", _tail(seat, "move", r, (mi,), (5,))))
         return out
@@ -595,37 +605,43 @@ def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
 
 def _split_plays(bd: _Board) -> list[tuple[str, str]]:
     """Every legal split Seven: part one on ``a``, then part two on the board it leaves."""
-    m, seat, who, occ, prot, starts = bd.marbles, bd.seat, bd.who, bd.occ, bd.prot, bd.starts
+    m, players, seat, who, occ, prot, starts, mine = bd
     out: list[tuple[str, str]] = []
-    for a in range(who * 4, who * 4 + 4):
+    # The board after part one is patched in place (``mid`` and the board's own ``occ``) and
+    # restored before the next part one, instead of building a new tuple and square map each.
+    mid = list(m)
+    for a in mine:
         pos = m[a]
-        if pos == BASE:
-            continue
+        # Leaving its own start, ``a`` stops protecting that square.
+        prot2 = tuple([sq for sq in prot if sq != pos]) if pos == starts[who] else prot
         for x in range(1, 7):
             d = _dest(m, occ, prot, starts, a, x, True)
             if isinstance(d, str):
                 continue
-            # The board after part one, patched rather than rebuilt: ``a`` leaves its square
-            # (and its start stops being protected), and knocks out what it lands on.
-            mid = list(m)
-            occ2 = occ.copy()
-            prot2 = prot
+            knocked = -1
             if pos < HOME0:
-                occ2[pos] = -1
-                if pos == starts[who]:
-                    prot2 = tuple(sq for sq in prot if sq != pos)
+                occ[pos] = -1
             if d < HOME0:
-                if occ2[d] >= 0:
-                    mid[occ2[d]] = BASE
-                occ2[d] = a
+                knocked = occ[d]
+                if knocked >= 0:
+                    mid[knocked] = BASE  # part one knocks out what it lands on
+                occ[d] = a
             mid[a] = d
-            mid_t = tuple(mid)
             # If part one brought the seat's last marble home, part two moves the partner's.
-            who2 = who if d < HOME0 else controlled(mid_t, bd.players, seat)
+            who2 = who if d < HOME0 else controlled(mid, players, seat)
             y = 7 - x
             for b in range(who2 * 4, who2 * 4 + 4):
-                if b != a and not isinstance(_dest(mid_t, occ2, prot2, starts, b, y, True), str):
+                if b == a or mid[b] == BASE:
+                    continue
+                if not isinstance(_dest(mid, occ, prot2, starts, b, y, True), str):
                     out.append(("split", _tail(seat, "split", "7", (a, b), (x, y))))
+            mid[a] = pos
+            if d < HOME0:
+                occ[d] = knocked
+                if knocked >= 0:
+                    mid[knocked] = m[knocked]
+            if pos < HOME0:
+                occ[pos] = a
     return out
 
 
