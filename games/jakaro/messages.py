@@ -2,12 +2,11 @@
 
 The codes are part of the engine's contract (scenario files and clients match on them); the
 wording may improve freely. Codes both games share (bad_action, not_your_turn, match_over,
-no_such_seat, bad_options, bad_players) live in games/messages.py, which is looked up after this.
+no_such_seat, bad_options, bad_players) live in games/messages.py: ``IllegalAction.message(lang)``
+looks a code up here first, then there.
 """
 
 from __future__ import annotations
-
-from games.messages import text
 
 MESSAGES: dict[str, dict[str, str]] = {
     "card_not_in_hand": {
@@ -82,8 +81,3 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You have a legal move, so you may not burn a card.",
     },
 }
-
-
-def message(code: str, lang: str = "ar") -> str:
-    """The player-facing text for a refusal code (Arabic by default)."""
-    return text(code, lang, MESSAGES)
