@@ -1,1 +1,56 @@
-"""Jakaro (جاكارو): the rules engine, bots and scenario adapter. Pure Python, no Django."""
+"""Jakaro (جاكارو): the rules engine, bots and scenario adapter. Pure Python, no Django.
+
+This package is what ``games.get("jakaro")`` returns: it satisfies ``games.contract.Game``.
+Jakaro has no server-only action: a new deal is part of the action that empties the last hand,
+and the time-out plays an ordinary action for the seat (``auto_action``).
+"""
+
+from __future__ import annotations
+
+from .bot import auto_action, bot_action
+from .engine import (
+    Action,
+    IllegalAction,
+    Options,
+    State,
+    apply,
+    check,
+    from_json,
+    legal_actions,
+    new_match,
+    options_to_dict,
+    outcome,
+    parse_options,
+    server_step,
+    spectator_view,
+    to_json,
+    to_move,
+    view,
+)
+
+name = "jakaro"
+SERVER_ACTIONS: frozenset[str] = frozenset()
+
+__all__ = [
+    "SERVER_ACTIONS",
+    "Action",
+    "IllegalAction",
+    "Options",
+    "State",
+    "apply",
+    "auto_action",
+    "bot_action",
+    "check",
+    "from_json",
+    "legal_actions",
+    "name",
+    "new_match",
+    "options_to_dict",
+    "outcome",
+    "parse_options",
+    "server_step",
+    "spectator_view",
+    "to_json",
+    "to_move",
+    "view",
+]

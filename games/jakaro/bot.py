@@ -2,16 +2,20 @@
 auto-play used when a turn times out.
 
 The bot sees only ``view(state, seat)``: its hand, the public board and its legal actions. It
-scores the board each legal action leads to (``engine.effect`` needs public information only)
-and subtracts what the card is worth keeping, so a cheap card is spent before a precious one.
+reads each legal text once (``Action.parse``), scores the board each action leads to
+(``engine.effect`` needs public information only) and subtracts what the card is worth keeping,
+so a cheap card is spent before a precious one. It works on ``Action`` values; the text is
+written only at the edge (``bot_action``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
-from .board import BASE, HOME0, TRACK
-from .engine import STARTS, Action, State, effect, rank, view
+from .board import BASE, HOME0, TRACK, team
+from .engine import STARTS, Action, IllegalAction, State, effect, occupancy, rank, view
 
 # How much a card is worth keeping for later: the Ace and King bring marbles out, the Four is
 # the short cut, the Seven splits, the Five and the Jack reach other marbles.
@@ -35,24 +39,17 @@ THREAT = 0.35  # share of a marble's value lost when an enemy could reach it nex
 START_CLOG = 6.0  # our own marble sitting on our start stops the next one coming out
 
 
-def _team(players: int, seat: int) -> int:
-    return seat % 2 if players == 4 else seat
-
-
 def evaluate(marbles: tuple[int, ...] | list[int], players: int, seat: int) -> float:
     """How good the board is for ``seat``'s team (its marbles minus the opponents')."""
     starts = STARTS[players]
-    mine = _team(players, seat)
-    occ = [-1] * TRACK
-    for i, p in enumerate(marbles):
-        if 0 <= p < TRACK:
-            occ[p] = i
+    mine = team(players, seat)
+    occ = occupancy(tuple(marbles))
     total = 0.0
     for i, pos in enumerate(marbles):
         if pos == BASE:
             continue
         owner = i >> 2
-        sign = 1.0 if _team(players, owner) == mine else -1.0
+        sign = 1.0 if team(players, owner) == mine else -1.0
         if pos >= HOME0:
             total += sign * (100.0 + 4.0 * (pos - HOME0))
             continue
@@ -63,16 +60,16 @@ def evaluate(marbles: tuple[int, ...] | list[int], players: int, seat: int) -> f
             if BASE in marbles[owner * 4 : owner * 4 + 4]:
                 value -= START_CLOG
         else:
-            enemy = _team(players, owner)
+            enemy = team(players, owner)
             threatened = False
             for d in range(1, 14):
                 o = occ[(pos - d) % TRACK]
-                if o >= 0 and _team(players, o >> 2) != enemy:
+                if o >= 0 and team(players, o >> 2) != enemy:
                     threatened = True
                     break
             if not threatened:
                 o = occ[(pos + 4) % TRACK]
-                threatened = o >= 0 and _team(players, o >> 2) != enemy
+                threatened = o >= 0 and team(players, o >> 2) != enemy
             if threatened:
                 value *= 1.0 - THREAT
         total += sign * value
@@ -84,45 +81,48 @@ def least_useful(hand: list[str]) -> str:
     return min(hand, key=lambda c: (KEEP[rank(c)], c))
 
 
-def choose(v: dict) -> str:
+def choose(v: Mapping[str, Any]) -> Action:
     """The bot's action for the seat whose view this is (it must be that seat's turn)."""
-    legal: list[str] = v["legal_actions"]
-    if not legal:
-        raise ValueError("the bot was asked to play out of turn")
-    if legal[0].startswith("discard"):
-        return "discard " + least_useful(v["hand"])
     seat, players = v["seat"], v["players"]
+    acts = [Action.parse(text, seat) for text in v["legal"]]
+    if not acts:
+        raise ValueError("the bot was asked to play out of turn")
+    if acts[0].kind == "discard":
+        return Action(seat, "discard", least_useful(v["hand"]))
     marbles = tuple(m for ms in v["marbles"] for m in ms)
-    best, best_score = legal[0], float("-inf")
-    cache: dict[str, float] = {}
-    for text in legal:
-        act = Action.parse(text, seat)
+    best, best_score = acts[0], float("-inf")
+    cache: dict[tuple, float] = {}
+    for act in acts:
         r = rank(act.card)
         if act.kind == "burn10":
             score = evaluate(marbles, players, seat) + BURN_GAIN
         else:
             # Two suits of one rank give the same board: score the board once.
-            key = text.replace(act.card, r, 1)
+            key = (act.kind, r, act.marbles, act.nums)
             score = cache.get(key)  # type: ignore[assignment]
             if score is None:
                 score = cache[key] = evaluate(effect(marbles, players, seat, act), players, seat)
         score -= KEEP[r]
         if score > best_score:
-            best, best_score = text, score
+            best, best_score = act, score
     return best
 
 
-def bot_action(state: State, seat: int) -> str:
-    """The bot's move for ``seat``, from that seat's view only."""
-    return choose(view(state, seat))
+def bot_action(v: Mapping[str, Any]) -> str:
+    """The bot's move, as an action text, from the seat's view alone."""
+    return choose(v).to_str()
 
 
 def auto_action(state: State, seat: int) -> str:
     """What the game plays for a seat whose time ran out: the bot's choice, which with no legal
-    move is burning the least useful card."""
-    return bot_action(state, seat)
+    move is burning the least useful card (decision 13). One action per call."""
+    if state.turn is None:
+        raise IllegalAction("match_over")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn")
+    return bot_action(view(state, seat))
 
 
-def random_action(v: dict, rnd: random.Random) -> str:
+def random_action(v: Mapping[str, Any], rnd: random.Random) -> str:
     """A player who picks uniformly among the legal actions (the benchmark's opponent)."""
-    return rnd.choice(v["legal_actions"])
+    return rnd.choice(v["legal"])

@@ -1,13 +1,15 @@
-"""The Jakaro rules engine: state, complete legal actions, apply, per-seat view, JSON.
+"""The Jakaro rules engine: state, complete legal actions, apply, per-seat view, outcome, JSON.
 
 Pure Python (no Django). Every rule lives in one of the small functions below; the names say
-which: ``_out`` (Ace/King bring a marble out), ``_forward`` (every forward count, the King's
-knock-outs, home entry), ``_backward`` (the Four), ``_effect`` (what each card may do with which
-marble, the Five, the split Seven, the Jack), ``_deal`` (decks and deals), ``apply`` (turn order,
-Ten burns, burning a card when stuck, winning). The decisions taken where the printed rules are
-silent are listed in docs/rules/jakaro.md.
+which: ``_out`` (Ace/King bring a marble out), ``_dest`` / ``_forward`` (every forward count, the
+King's knock-outs, home entry), ``_back_dest`` / ``_backward`` (the Four), ``_effect_<kind>``
+(what each card may do with which marble: the Five, the split Seven, the Jack), ``_deal`` (decks
+and deals), ``apply`` and the ``_do_<kind>`` functions (turn order, Ten burns, burning a card when
+stuck, winning). The decisions taken where the printed rules are silent are listed in
+docs/rules/jakaro.md.
 
-Actions have one canonical text (the match log and scenario files store it):
+Actions have one canonical text (the match log and scenario files store it), written only by
+``Action.to_str`` (through ``_text``) and read only by ``Action.parse``:
 
     out AS              bring a marble out (Ace or King)
     move 8H m2          move your marble 2 forward by the card (Ace needs 1 or 11: move AS m1 11)
@@ -25,14 +27,19 @@ partner's marbles, written ``p:mK`` with the partner's seat.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from fractions import Fraction
+from typing import Any, NamedTuple
 
+from games import contract
+from games.contract import BadOptions, MissingRandomSource, Outcome
 from verify.fairness import JAKARO_DECK, RandomSource
 
 from .board import BASE, HOME0, TRACK, partner, start_square, team, team_seats
-from .messages import message
+from .messages import MESSAGES
 
+JSON_VERSION = 2
 DEAL_SCHEDULE: dict[int, tuple[int, ...]] = {4: (5, 4, 4), 2: (5, 4, 4, 4, 4, 5)}
 CARD_INDEX: dict[str, int] = {c: i for i, c in enumerate(JAKARO_DECK)}
 # Plain forward counts; A (1/11), K (13), 4 (back), 7 (split), 5 (anyone) and J (swap) are special.
@@ -54,18 +61,14 @@ STARTS: dict[int, tuple[int, ...]] = {
 }
 KINDS = ("out", "move", "back", "split", "swap", "burn10", "discard")
 _SHAPES = {"out": "", "burn10": "", "discard": "", "back": "m", "swap": "mm", "split": "mnmn"}
+_OPTION_KEYS = frozenset({"players"})
 
 
-class IllegalAction(Exception):
-    """A refused action: ``code`` is stable, ``message(lang)`` is for the player."""
+class IllegalAction(contract.IllegalAction):
+    """A refused action: ``code`` is stable, ``message(lang)`` is for the player. Codes both
+    games share (bad_action, not_your_turn, match_over, no_such_seat) are in games/messages.py."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
-        self.code = code
-        self.detail = detail
-        super().__init__(f"{code}: {detail or message(code, 'en')}")
-
-    def message(self, lang: str = "ar") -> str:
-        return message(self.code, lang)
+    messages = MESSAGES
 
 
 def rank(card: str) -> str:
@@ -86,8 +89,27 @@ class Options:
     players: int = 4
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 4):
-            raise ValueError("Jakaro is played by 2 or 4 players")
+        if type(self.players) is not int or self.players not in (2, 4):
+            raise BadOptions("bad_players", "Jakaro is played by 2 or 4 players")
+
+
+def parse_options(data: Mapping[str, Any]) -> Options:
+    """Options from plain data (``{"players": 2 | 4}``, 4 when left out); BadOptions for
+    anything else: unknown keys, a non-int (a bool is not a count), another number."""
+    if not isinstance(data, Mapping):
+        raise BadOptions("bad_options", "options are a mapping")
+    unknown = set(data) - _OPTION_KEYS
+    if unknown:
+        raise BadOptions("bad_options", f"unknown options {sorted(map(str, unknown))}")
+    players = data.get("players", 4)
+    if type(players) is not int:
+        raise BadOptions("bad_options", f"players is a whole number, not {players!r}")
+    return Options(players)
+
+
+def options_to_dict(options: Options) -> dict[str, Any]:
+    """The inverse of ``parse_options``."""
+    return {"players": options.players}
 
 
 @dataclass(frozen=True)
@@ -103,7 +125,7 @@ class State:
     deck_no: int  # 1, 2, ...: the current deck was shuffled with purpose deal/<deck_no>
     deal_no: int  # deals already made from the current deck
     dealer: int
-    turn: int  # seat to play; -1 once the match is over
+    turn: int | None  # seat to play; None once the match is over
     burn_no: int  # Ten burns so far in the match (the next uses burn/<burn_no + 1>)
     discard: tuple[str, ...]
     last: tuple[int, str, str] | None = None  # (seat, action text, burned card or "")
@@ -123,17 +145,8 @@ class Action:
 
     def to_str(self) -> str:
         """The canonical text (see the module docstring)."""
-        refs = [_ref(self.seat, m) for m in self.marbles]
-        if self.kind == "move":
-            tail = f" {self.nums[0]}" if rank(self.card) == "A" else ""
-            return f"move {self.card} {refs[0]}{tail}"
-        if self.kind == "back":
-            return f"back {self.card} {refs[0]}"
-        if self.kind == "split":
-            return f"split {self.card} {refs[0]} {self.nums[0]} {refs[1]} {self.nums[1]}"
-        if self.kind == "swap":
-            return f"swap {self.card} {refs[0]} {refs[1]}"
-        return f"{self.kind} {self.card}"
+        tail = _tail(self.seat, self.kind, rank(self.card), self.marbles, self.nums)
+        return _text(self.kind, self.card, tail)
 
     @staticmethod
     def parse(text: str, seat: int) -> Action:
@@ -172,6 +185,26 @@ class Action:
         return Action(seat, kind, card, tuple(marbles), tuple(nums))
 
 
+def _text(kind: str, card: str, tail: str) -> str:
+    """The one writer of action texts: kind, card, then the tail from ``_tail``."""
+    return f"{kind} {card}{tail}"
+
+
+def _tail(seat: int, kind: str, r: str, marbles: tuple[int, ...], nums: tuple[int, ...]) -> str:
+    """What follows the card in an action text (marbles and counts); "" for out/burn10/discard.
+    Only the Ace's move names its count: every other forward card has one."""
+    if kind == "move":
+        count = f" {nums[0]}" if r == "A" else ""
+        return f" {_ref(seat, marbles[0])}{count}"
+    if kind == "back":
+        return f" {_ref(seat, marbles[0])}"
+    if kind == "split":
+        return f" {_ref(seat, marbles[0])} {nums[0]} {_ref(seat, marbles[1])} {nums[1]}"
+    if kind == "swap":
+        return f" {_ref(seat, marbles[0])} {_ref(seat, marbles[1])}"
+    return ""
+
+
 def _is_count(token: str) -> bool:
     """ASCII digits only: str.isdigit() also says yes to "²" (which int() refuses) and to
     Arabic-Indic digits, which are not the canonical text."""
@@ -179,7 +212,15 @@ def _is_count(token: str) -> bool:
 
 
 def _ref(seat: int, mi: int) -> str:
-    return f"m{mi & 3}" if mi >> 2 == seat else f"{mi >> 2}:m{mi & 3}"
+    return _REFS[seat][mi]
+
+
+# How seat s writes marble mi: its own "mK", any other seat's "t:mK" (a table: the listing
+# writes thousands of these).
+_REFS = tuple(
+    tuple(f"m{mi & 3}" if mi >> 2 == s else f"{mi >> 2}:m{mi & 3}" for mi in range(16))
+    for s in range(4)
+)
 
 
 def _parse_ref(token: str, seat: int) -> int:
@@ -195,10 +236,15 @@ def _parse_ref(token: str, seat: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # Movement. These work on a marble tuple alone (public information), so bots can use them too.
-# They return the new marble tuple, or a refusal code as a str (cheap to test in legal_actions).
+# Refusals are returned as a code (a str), which is cheap to test while listing legal actions.
+#
+# ``occ`` maps each track square to the marble on it (-1: empty); ``prot`` lists the start
+# squares where a marble sits on its own start (at most four): nothing passes or lands there, so
+# a path is checked against these few squares instead of square by square.
 
 
-def _occupancy(marbles: tuple[int, ...]) -> list[int]:
+def occupancy(marbles: tuple[int, ...]) -> list[int]:
+    """Track square -> index of the marble on it, or -1."""
     occ = [-1] * TRACK
     for i, p in enumerate(marbles):
         if 0 <= p < TRACK:
@@ -206,211 +252,287 @@ def _occupancy(marbles: tuple[int, ...]) -> list[int]:
     return occ
 
 
-def all_home(marbles: tuple[int, ...], seat: int) -> bool:
+def protected_squares(occ: list[int], starts: tuple[int, ...]) -> tuple[int, ...]:
+    """The start squares on which a marble of that start's colour sits."""
+    return tuple([st for s, st in enumerate(starts) if occ[st] >= 0 and occ[st] >> 2 == s])
+
+
+def all_home(marbles: Sequence[int], seat: int) -> bool:
     """Are the seat's four marbles home?"""
     b = seat * 4
     return min(marbles[b : b + 4]) >= HOME0
 
 
-def controlled(marbles: tuple[int, ...], players: int, seat: int) -> int:
+def controlled(marbles: Sequence[int], players: int, seat: int) -> int:
     """Whose marbles the seat's cards move: its own, or its partner's once its own are home."""
     if players == 4 and all_home(marbles, seat):
         return (seat + 2) % 4
     return seat
 
 
-def _out(marbles: tuple[int, ...], occ: list[int], starts: tuple[int, ...], who: int) -> Any:
+def _out_marble(marbles: tuple[int, ...], occ: list[int], starts: tuple[int, ...], who: int) -> Any:
+    """The marble an Ace or King brings out (the lowest-numbered in base), or a refusal code."""
     b = who * 4
     for mi in range(b, b + 4):
         if marbles[mi] == BASE:
             break
     else:
         return "no_marble_in_base"
+    o = occ[starts[who]]
+    if o >= 0 and o >> 2 == who:
+        return "start_blocked_own"
+    return mi
+
+
+def _out(marbles: tuple[int, ...], occ: list[int], starts: tuple[int, ...], who: int) -> Any:
+    """The marbles after bringing one of ``who``'s out, or a refusal code."""
+    mi = _out_marble(marbles, occ, starts, who)
+    if isinstance(mi, str):
+        return mi
     st = starts[who]
-    o = occ[st]
     new = list(marbles)
-    if o >= 0:
-        if o >> 2 == who:
-            return "start_blocked_own"
-        new[o] = BASE  # coming out knocks out another colour sitting on our start
+    if occ[st] >= 0:
+        new[occ[st]] = BASE  # coming out knocks out another colour sitting on our start
     new[mi] = st
     return tuple(new)
 
 
-def _forward(
-    marbles: tuple[int, ...],
+def _dest(
+    marbles: Sequence[int],
     occ: list[int],
+    prot: tuple[int, ...],
     starts: tuple[int, ...],
     mi: int,
     n: int,
     home_ok: bool,
-    king: bool,
-) -> Any:
-    """Move marble ``mi`` n squares forward.
-
-    ``home_ok``: the marble is moved by its own team, so it must turn into its home column at its
-    entry (it never passes its home); otherwise (an opponent's Five) it stays on the track and goes
-    past its home. ``king``: every marble passed is knocked out as well as the one landed on.
-    """
+) -> int | str:
+    """Where marble ``mi`` ends ``n`` squares forward (a track square or a home slot), or the
+    refusal code. ``home_ok``: the marble is moved by its own team, so it turns into its home
+    column at its entry (it never passes its home); otherwise (an opponent's Five) it stays on
+    the track and goes past its home. Codes come in the order a square-by-square walk meets
+    them: a protected marble on the track part, then the landing square, then the home part."""
     pos = marbles[mi]
     if pos == BASE:
         return "marble_in_base"
-    owner = mi >> 2
-    b = owner * 4
     if pos >= HOME0:
         if not home_ok:
             return "marble_home"
         t = pos + n
         if t > HOME0 + 3:
             return "overshoot_home"
+        b = (mi >> 2) * 4
+        own = marbles[b : b + 4]
         for q in range(pos + 1, t + 1):
-            if q in marbles[b : b + 4]:
+            if q in own:
                 return "home_blocked"
-        new = list(marbles)
-        new[mi] = t
-        return tuple(new)
-    start = starts[owner]
-    p = (pos - start) % TRACK
-    if home_ok and p + n > TRACK + 3:
-        return "overshoot_home"
-    knocked: list[int] = []
-    dest = -1
-    for i in range(1, n + 1):
-        q = p + i
-        if home_ok and q >= TRACK:
-            slot = HOME0 + q - TRACK
-            if slot in marbles[b : b + 4]:
-                return "home_blocked"
-            dest = slot
-            continue
-        sq = (pos + i) % TRACK
-        dest = sq
-        o = occ[sq]
-        if o < 0:
-            continue
-        if sq == starts[o >> 2]:
+        return t
+    steps = n  # squares walked on the track
+    if home_ok:
+        p = (pos - starts[mi >> 2]) % TRACK
+        if p + n > TRACK + 3:
+            return "overshoot_home"
+        if p + n >= TRACK:
+            steps = TRACK - 1 - p
+    for sq in prot:
+        if 0 < (sq - pos) % TRACK <= steps:
             return "blocked_protected"  # nobody passes or lands on a marble on its own start
-        if i < n:
-            if king:
-                knocked.append(o)  # the King knocks out everything it passes, own colour too
-        elif o >> 2 == owner:
-            return "land_on_own"
-        else:
-            knocked.append(o)
+    if steps < n:
+        slot = HOME0 + p + n - TRACK
+        b = (mi >> 2) * 4
+        own = marbles[b : b + 4]
+        for q in range(HOME0, slot + 1):
+            if q in own:
+                return "home_blocked"
+        return slot
+    dest = pos + n
+    if dest >= TRACK:
+        dest -= TRACK
+    o = occ[dest]
+    if o >= 0 and o >> 2 == mi >> 2:
+        return "land_on_own"
+    return dest
+
+
+def _forward(
+    marbles: tuple[int, ...],
+    occ: list[int],
+    prot: tuple[int, ...],
+    starts: tuple[int, ...],
+    mi: int,
+    n: int,
+    home_ok: bool,
+    king: bool,
+) -> Any:
+    """The marbles after moving ``mi`` n squares forward (see ``_dest``), or a refusal code.
+    ``king``: every marble passed is knocked out as well as the one landed on."""
+    dest = _dest(marbles, occ, prot, starts, mi, n, home_ok)
+    if isinstance(dest, str):
+        return dest
     new = list(marbles)
-    for o in knocked:
-        new[o] = BASE
+    pos = marbles[mi]
+    if pos < HOME0:
+        if king:
+            # Passed squares: all n - 1 before the landing, or every track square up to the
+            # entry when the move ends in the home column.
+            passed = n - 1 - (dest - HOME0 if dest >= HOME0 else 0)
+            for i in range(1, passed + 1):
+                o = occ[(pos + i) % TRACK]
+                if o >= 0:
+                    new[o] = BASE  # the King knocks out everything it passes, own colour too
+        if dest < HOME0 and occ[dest] >= 0:
+            new[occ[dest]] = BASE
     new[mi] = dest
     return tuple(new)
 
 
-def _backward(marbles: tuple[int, ...], occ: list[int], starts: tuple[int, ...], mi: int) -> Any:
-    """The Four: four squares back on the track. From its start a marble lands four squares
-    before its home column (progress 72), which is the short cut; no special case is needed."""
+def _back_dest(
+    marbles: tuple[int, ...], prot: tuple[int, ...], occ: list[int], mi: int
+) -> int | str:
+    """Where the Four takes marble ``mi`` (four squares back on the track), or a refusal code.
+    From its start a marble lands four squares before its home column (progress 72), which is
+    the short cut; no special case is needed."""
     pos = marbles[mi]
     if pos == BASE:
         return "marble_in_base"
     if pos >= HOME0:
         return "marble_home"
-    knocked = -1
-    for i in range(1, 5):
-        sq = (pos - i) % TRACK
-        o = occ[sq]
-        if o < 0:
-            continue
-        if sq == starts[o >> 2]:
+    for sq in prot:
+        if 0 < (pos - sq) % TRACK <= 4:
             return "blocked_protected"
-        if i == 4:
-            if o >> 2 == mi >> 2:
-                return "land_on_own"
-            knocked = o
+    dest = (pos - 4) % TRACK
+    o = occ[dest]
+    if o >= 0 and o >> 2 == mi >> 2:
+        return "land_on_own"
+    return dest
+
+
+def _backward(marbles: tuple[int, ...], occ: list[int], prot: tuple[int, ...], mi: int) -> Any:
+    """The marbles after the Four moves ``mi``, or a refusal code."""
+    dest = _back_dest(marbles, prot, occ, mi)
+    if isinstance(dest, str):
+        return dest
     new = list(marbles)
-    if knocked >= 0:
-        new[knocked] = BASE
-    new[mi] = (pos - 4) % TRACK
+    if occ[dest] >= 0:
+        new[occ[dest]] = BASE
+    new[mi] = dest
     return tuple(new)
 
 
-def _effect(
-    marbles: tuple[int, ...],
-    players: int,
-    seat: int,
-    kind: str,
-    r: str,
-    refs: tuple[int, ...],
-    nums: tuple[int, ...],
-    occ: list[int] | None = None,
-) -> Any:
-    """The marbles after ``seat`` plays a card of rank ``r`` as ``kind``, or a refusal code."""
+class _Board(NamedTuple):
+    """What every rule about one position needs, computed once per position (a NamedTuple:
+    built once per legal_actions call, so it must be cheap)."""
+
+    marbles: tuple[int, ...]
+    players: int
+    seat: int
+    who: int  # whose marbles the seat's cards move
+    occ: list[int]
+    prot: tuple[int, ...]
+    starts: tuple[int, ...]
+    movable: tuple[int, ...]  # ``who``'s marbles out of the base (the only ones cards move)
+
+
+def _board(marbles: tuple[int, ...], players: int, seat: int) -> _Board:
     starts = STARTS[players]
+    occ = occupancy(marbles)
+    who = controlled(marbles, players, seat)
+    b = who * 4
+    movable = tuple([mi for mi in range(b, b + 4) if marbles[mi] != BASE])
+    return _Board(marbles, players, seat, who, occ, protected_squares(occ, starts), starts, movable)
+
+
+def _effect_out(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
+    if r not in ("A", "K"):
+        return "wrong_card"
+    return _out(bd.marbles, bd.occ, bd.starts, bd.who)
+
+
+def _effect_move(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
+    mi, n = refs[0], nums[0]
+    if n not in FORWARD.get(r, ()):
+        return "wrong_card"
+    owner = mi >> 2
+    pos = bd.marbles[mi]
+    if r == "5":
+        # The Five moves any marble on the track except one on its own start, whoever's it is
+        # (the owner's own Five included: decision 4).
+        if owner != bd.who and pos == BASE:
+            return "marble_in_base"
+        if owner != bd.who and pos >= HOME0:
+            return "marble_home"
+        if pos == bd.starts[owner]:
+            return "marble_protected"
+        if owner != bd.who:
+            # A marble of the mover's team still turns into its home; an opponent's goes past.
+            same_team = team(bd.players, owner) == team(bd.players, bd.seat)
+            return _forward(bd.marbles, bd.occ, bd.prot, bd.starts, mi, 5, same_team, False)
+    elif owner != bd.who:
+        return "not_your_marble"
+    return _forward(bd.marbles, bd.occ, bd.prot, bd.starts, mi, n, True, r == "K")
+
+
+def _effect_back(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
+    if r != "4":
+        return "wrong_card"
+    if refs[0] >> 2 != bd.who:
+        return "not_your_marble"
+    return _backward(bd.marbles, bd.occ, bd.prot, refs[0])
+
+
+def _effect_split(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
+    if r != "7":
+        return "wrong_card"
+    a, b = refs
+    x, y = nums
+    if a == b or x < 1 or y < 1 or x + y != 7:
+        return "bad_split"
+    if a >> 2 != bd.who:
+        return "not_your_marble"
+    mid = _forward(bd.marbles, bd.occ, bd.prot, bd.starts, a, x, True, False)
+    if isinstance(mid, str):
+        return mid
+    # If the first part brought your last marble home, the rest moves your partner's.
+    second = _board(mid, bd.players, bd.seat)
+    if b >> 2 != second.who:
+        return "not_your_marble"
+    return _forward(mid, second.occ, second.prot, bd.starts, b, y, True, False)
+
+
+def _effect_swap(bd: _Board, r: str, refs: tuple[int, ...], nums: tuple[int, ...]) -> Any:
+    if r != "J":
+        return "wrong_card"
+    a, b = refs
+    if a >> 2 != bd.who or b >> 2 == bd.who:
+        return "bad_swap"
+    pa, pb = bd.marbles[a], bd.marbles[b]
+    if not (0 <= pa < TRACK and 0 <= pb < TRACK):
+        return "bad_swap"
+    if pa == bd.starts[a >> 2] or pb == bd.starts[b >> 2]:
+        return "marble_protected"
+    new = list(bd.marbles)
+    new[a], new[b] = pb, pa
+    return tuple(new)
+
+
+_EFFECTS = {
+    "out": _effect_out,
+    "move": _effect_move,
+    "back": _effect_back,
+    "split": _effect_split,
+    "swap": _effect_swap,
+}
+
+
+def _effect(marbles: tuple[int, ...], players: int, act: Action) -> Any:
+    """The marbles after ``act`` (a card that moves marbles), or a refusal code."""
     n_marbles = 4 * players
-    for mi in refs:
+    for mi in act.marbles:
         if mi >= n_marbles:
             return "unknown_marble"
-    if occ is None:
-        occ = _occupancy(marbles)
-    who = controlled(marbles, players, seat)
-    if kind == "out":
-        if r not in ("A", "K"):
-            return "wrong_card"
-        return _out(marbles, occ, starts, who)
-    if kind == "move":
-        mi, n = refs[0], nums[0]
-        if n not in FORWARD.get(r, ()):
-            return "wrong_card"
-        owner = mi >> 2
-        if owner == who:
-            return _forward(marbles, occ, starts, mi, n, True, r == "K")
-        if r != "5":
-            return "not_your_marble"
-        # The Five moves any marble on the track, except one on its own start (unless it is the
-        # mover's own to play); a marble of the mover's team still turns into its home.
-        pos = marbles[mi]
-        if pos == BASE:
-            return "marble_in_base"
-        if pos >= HOME0:
-            return "marble_home"
-        if pos == starts[owner]:
-            return "marble_protected"
-        same_team = team(players, owner) == team(players, seat)
-        return _forward(marbles, occ, starts, mi, 5, same_team, False)
-    if kind == "back":
-        if r != "4":
-            return "wrong_card"
-        if refs[0] >> 2 != who:
-            return "not_your_marble"
-        return _backward(marbles, occ, starts, refs[0])
-    if kind == "split":
-        if r != "7":
-            return "wrong_card"
-        a, b = refs
-        x, y = nums
-        if a == b or x < 1 or y < 1 or x + y != 7:
-            return "bad_split"
-        if a >> 2 != who:
-            return "not_your_marble"
-        mid = _forward(marbles, occ, starts, a, x, True, False)
-        if isinstance(mid, str):
-            return mid
-        # If the first part brought your last marble home, the rest moves your partner's.
-        if b >> 2 != controlled(mid, players, seat):
-            return "not_your_marble"
-        return _forward(mid, _occupancy(mid), starts, b, y, True, False)
-    if kind == "swap":
-        if r != "J":
-            return "wrong_card"
-        a, b = refs
-        if a >> 2 != who or b >> 2 == who:
-            return "bad_swap"
-        pa, pb = marbles[a], marbles[b]
-        if not (0 <= pa < TRACK and 0 <= pb < TRACK):
-            return "bad_swap"
-        if pa == starts[a >> 2] or pb == starts[b >> 2]:
-            return "marble_protected"
-        new = list(marbles)
-        new[a], new[b] = pb, pa
-        return tuple(new)
-    return "wrong_card"
+    kind = _EFFECTS.get(act.kind)
+    if kind is None:
+        return "wrong_card"
+    return kind(_board(marbles, players, act.seat), rank(act.card), act.marbles, act.nums)
 
 
 def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | str) -> tuple:
@@ -419,98 +541,145 @@ def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | s
     act = Action.parse(action, seat) if isinstance(action, str) else action
     if act.kind in ("burn10", "discard"):
         return tuple(marbles)
-    res = _effect(tuple(marbles), players, seat, act.kind, rank(act.card), act.marbles, act.nums)
+    res = _effect(tuple(marbles), players, act)
     if isinstance(res, str):
         raise IllegalAction(res)
     return res
 
 
 # ---------------------------------------------------------------------------------------------
-# Legal actions: complete and in a fixed order (hand order, then the order below).
+# Legal actions: complete and in a fixed order (hand order, then the order below). Candidates
+# are tested with ``_dest`` / ``_back_dest``, which build nothing; a marble tuple is built only
+# for the first part of a split Seven, which the second part moves on.
 
 
-def _rank_moves(marbles: tuple[int, ...], players: int, seat: int, r: str, can_burn: bool) -> list:
-    """(kind, tail) pairs for one rank; the card text goes between them."""
-    starts = STARTS[players]
-    occ = _occupancy(marbles)
-    who = controlled(marbles, players, seat)
-    mine = range(who * 4, who * 4 + 4)
+def _rank_plays(bd: _Board, r: str, can_burn: bool) -> list[tuple[str, str]]:
+    """(kind, tail) pairs for one rank; the card text goes between them (``_text``)."""
+    m, players, seat, who, occ, prot, starts, mine = bd
     out: list[tuple[str, str]] = []
-    if r in ("A", "K") and not isinstance(_out(marbles, occ, starts, who), str):
+    if r in ("A", "K") and not isinstance(_out_marble(m, occ, starts, who), str):
         out.append(("out", ""))
     if r == "4":
         for mi in mine:
-            if not isinstance(_backward(marbles, occ, starts, mi), str):
-                out.append(("back", " " + _ref(seat, mi)))
+            if not isinstance(_back_dest(m, prot, occ, mi), str):
+                out.append(("back", _tail(seat, "back", r, (mi,), ())))
         return out
     if r == "J":
+        own_start = starts[who]
         for a in mine:
+            pa = m[a]
+            if not 0 <= pa < TRACK or pa == own_start:
+                continue
             for b in range(4 * players):
-                res = _effect(marbles, players, seat, "swap", "J", (a, b), (), occ)
-                if not isinstance(res, str):
-                    out.append(("swap", f" {_ref(seat, a)} {_ref(seat, b)}"))
+                pb = m[b]
+                if b >> 2 != who and 0 <= pb < TRACK and pb != starts[b >> 2]:
+                    out.append(("swap", _tail(seat, "swap", r, (a, b), ())))
         return out
     if r == "5":
+        my_team = team(players, seat)
         for mi in range(4 * players):
-            if not isinstance(_effect(marbles, players, seat, "move", "5", (mi,), (5,), occ), str):
-                out.append(("move", " " + _ref(seat, mi)))
+            owner = mi >> 2
+            pos = m[mi]
+            if pos == BASE or pos == starts[owner]:
+                continue  # no Five moves a marble in base or on its own start (decision 4)
+            if owner == who:
+                home_ok = True
+            elif pos >= HOME0:
+                continue
+            else:
+                home_ok = team(players, owner) == my_team
+            if not isinstance(_dest(m, occ, prot, starts, mi, 5, home_ok), str):
+                out.append(("move", _tail(seat, "move", r, (mi,), (5,))))
         return out
     for n in FORWARD[r]:
-        tail = f" {n}" if r == "A" else ""
         for mi in mine:
-            if not isinstance(_forward(marbles, occ, starts, mi, n, True, r == "K"), str):
-                out.append(("move", f" {_ref(seat, mi)}{tail}"))
+            # The King's knock-outs never make a move illegal, so its test is the plain one.
+            if not isinstance(_dest(m, occ, prot, starts, mi, n, True), str):
+                out.append(("move", _tail(seat, "move", r, (mi,), (n,))))
     if r == "7":
-        for a in mine:
-            for x in range(1, 7):
-                mid = _forward(marbles, occ, starts, a, x, True, False)
-                if isinstance(mid, str):
-                    continue
-                occ2 = _occupancy(mid)
-                who2 = controlled(mid, players, seat)
-                for b in range(who2 * 4, who2 * 4 + 4):
-                    if b != a and not isinstance(
-                        _forward(mid, occ2, starts, b, 7 - x, True, False), str
-                    ):
-                        ra, rb = _ref(seat, a), _ref(seat, b)
-                        out.append(("split", f" {ra} {x} {rb} {7 - x}"))
+        out.extend(_split_plays(bd))
     if r == "10" and can_burn:
         out.append(("burn10", ""))
     return out
 
 
+def _split_plays(bd: _Board) -> list[tuple[str, str]]:
+    """Every legal split Seven: part one on ``a``, then part two on the board it leaves."""
+    m, players, seat, who, occ, prot, starts, mine = bd
+    out: list[tuple[str, str]] = []
+    # The board after part one is patched in place (``mid`` and the board's own ``occ``) and
+    # restored before the next part one, instead of building a new tuple and square map each.
+    mid = list(m)
+    for a in mine:
+        pos = m[a]
+        # Leaving its own start, ``a`` stops protecting that square.
+        prot2 = tuple([sq for sq in prot if sq != pos]) if pos == starts[who] else prot
+        for x in range(1, 7):
+            d = _dest(m, occ, prot, starts, a, x, True)
+            if isinstance(d, str):
+                continue
+            knocked = -1
+            if pos < HOME0:
+                occ[pos] = -1
+            if d < HOME0:
+                knocked = occ[d]
+                if knocked >= 0:
+                    mid[knocked] = BASE  # part one knocks out what it lands on
+                occ[d] = a
+            mid[a] = d
+            # If part one brought the seat's last marble home, part two moves the partner's.
+            who2 = who if d < HOME0 else controlled(mid, players, seat)
+            y = 7 - x
+            for b in range(who2 * 4, who2 * 4 + 4):
+                if b == a or mid[b] == BASE:
+                    continue
+                if not isinstance(_dest(mid, occ, prot2, starts, b, y, True), str):
+                    out.append(("split", _tail(seat, "split", "7", (a, b), (x, y))))
+            mid[a] = pos
+            if d < HOME0:
+                occ[d] = knocked
+                if knocked >= 0:
+                    mid[knocked] = m[knocked]
+            if pos < HOME0:
+                occ[pos] = a
+    return out
+
+
 def _moves(state: State, seat: int) -> list[str]:
     """Every legal card play for ``seat`` (no discards)."""
+    bd = _board(state.marbles, state.players, seat)
     can_burn = bool(state.hands[(seat + 1) % state.players])
-    cache: dict[str, list] = {}
+    cache: dict[str, list[tuple[str, str]]] = {}
     out: list[str] = []
     for card in state.hands[seat]:
-        r = rank(card)
-        pairs = cache.get(r)
-        if pairs is None:
-            pairs = cache[r] = _rank_moves(state.marbles, state.players, seat, r, can_burn)
-        out.extend(f"{kind} {card}{tail}" for kind, tail in pairs)
+        r = card[:-1]
+        plays = cache.get(r)
+        if plays is None:
+            plays = cache[r] = _rank_plays(bd, r, can_burn)
+        out.extend([_text(kind, card, tail) for kind, tail in plays])
     return out
 
 
 def legal_actions(state: State) -> list[str]:
     """Every legal action of the seat to play, as canonical texts, in a fixed order. With no
-    legal card play, each card of the hand may be burned (``discard``)."""
-    if state.winner is not None or state.turn < 0:
+    legal card play, each card of the hand may be burned (``discard``). [] once it is over."""
+    if state.turn is None:
         return []
     moves = _moves(state, state.turn)
     if moves:
         return moves
-    return [f"discard {c}" for c in state.hands[state.turn]]
+    return [_text("discard", c, "") for c in state.hands[state.turn]]
 
 
 # ---------------------------------------------------------------------------------------------
 # Deals, turns, apply.
 
 
-def _deal(state: State, rng: RandomSource) -> State:
+def _deal(state: State, rng: RandomSource | None) -> State:
     """Deal the next packet of the schedule, opening a new deck (and the next dealer) when the
     current one is used up. Cards go one at a time, starting with the player after the dealer."""
+    if rng is None:
+        raise MissingRandomSource("dealing needs the match's random source")
     players, deck, deck_no, deal_no = state.players, state.deck, state.deck_no, state.deal_no
     dealer, discard = state.dealer, state.discard
     sched = DEAL_SCHEDULE[players]
@@ -537,6 +706,8 @@ def _deal(state: State, rng: RandomSource) -> State:
 def new_match(options: Options, rng: RandomSource) -> State:
     """A fresh match: all marbles in base, deck 1 (purpose ``deal/1``) dealt by the last seat,
     so seat 0 plays first."""
+    if rng is None:
+        raise MissingRandomSource("a match starts with a deal from its random source")
     n = options.players
     fresh = State(
         players=n,
@@ -561,11 +732,24 @@ def winner_team(marbles: tuple[int, ...], players: int) -> int | None:
     return None
 
 
-def apply(state: State, seat: int, action: Action | str, rng: RandomSource | None = None) -> State:
-    """Play ``action`` for ``seat`` and return the new state, or raise IllegalAction (the given
-    state is immutable, so a refusal changes nothing). ``rng`` is needed for Ten burns and deals."""
-    if state.winner is not None or state.turn < 0:
-        raise IllegalAction("game_over")
+def to_move(state: State) -> int | None:
+    """The seat to play, or None once the match is over (Jakaro has no server step: a new deal
+    happens inside the action that empties the last hand)."""
+    return state.turn
+
+
+def server_step(state: State) -> str | None:
+    """Always None: every Jakaro action is a player's (or the time-out's, played for a seat)."""
+    return None
+
+
+def _read(state: State, seat: Any, action: Action | str) -> Action:
+    """The checks every action shares (match over, whose turn, the text, the card held); the
+    parsed action."""
+    if state.turn is None:
+        raise IllegalAction("match_over")
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise IllegalAction("no_such_seat", f"seat {seat!r}")  # Jakaro has no server action
     if seat != state.turn:
         raise IllegalAction("not_your_turn")
     given = action
@@ -581,50 +765,111 @@ def apply(state: State, seat: int, action: Action | str, rng: RandomSource | Non
         # Its text says less than it does (a plain card's count, stray marbles): refuse it rather
         # than play what the text happens to mean.
         raise IllegalAction("bad_action", f"{given!r} is not the canonical {act!r}")
-    hand = state.hands[seat]
-    if act.card not in hand:
+    if act.card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", act.card)
-    n = state.players
-    hands = list(state.hands)
-    hands[seat] = tuple(c for c in hand if c != act.card)
-    discard = (*state.discard, act.card)
-    burn_no = state.burn_no
-    burned = ""
-    marbles = state.marbles
+    return act
+
+
+def _check_discard(state: State, act: Action) -> None:
+    if _moves(state, act.seat):
+        raise IllegalAction("must_play")
+
+
+def _burn_victim(state: State, act: Action) -> int:
+    """The seat whose card a Ten burns (the next seat), or IllegalAction."""
+    if rank(act.card) != "10":
+        raise IllegalAction("wrong_card")
+    victim = (act.seat + 1) % state.players
+    if not state.hands[victim]:
+        raise IllegalAction("nothing_to_burn")
+    return victim
+
+
+def _marbles_after(state: State, act: Action) -> tuple[int, ...]:
+    res = _effect(state.marbles, state.players, act)
+    if isinstance(res, str):
+        raise IllegalAction(res)
+    return res
+
+
+def check(state: State, seat: int | None, action: Action | str) -> None:
+    """Raise IllegalAction if ``apply`` would refuse the action; None if it would accept it."""
+    act = _read(state, seat, action)
     if act.kind == "discard":
-        if _moves(state, seat):
-            raise IllegalAction("must_play")
+        _check_discard(state, act)
     elif act.kind == "burn10":
-        if rank(act.card) != "10":
-            raise IllegalAction("wrong_card")
-        victim = (seat + 1) % n
-        if not state.hands[victim]:
-            raise IllegalAction("nothing_to_burn")
-        if rng is None:
-            raise ValueError("a Ten burn needs the match's random source")
-        burn_no += 1
-        vh = state.hands[victim]
-        burned = vh[rng.below(len(vh), f"burn/{burn_no}")]
-        hands[victim] = tuple(c for c in vh if c != burned)
-        discard = (*discard, burned)  # face up on the pile: everyone sees what was burned
+        _burn_victim(state, act)
     else:
-        res = _effect(marbles, n, seat, act.kind, rank(act.card), act.marbles, act.nums)
-        if isinstance(res, str):
-            raise IllegalAction(res)
-        marbles = res
+        _marbles_after(state, act)
+
+
+def _played(
+    state: State,
+    act: Action,
+    rng: RandomSource | None,
+    marbles: tuple[int, ...],
+    burned: str = "",
+    victim: int = -1,
+) -> State:
+    """The state after ``act``'s card left the hand (and ``burned`` left ``victim``'s): the pile,
+    the log line, then the win or the next turn (or the next deal)."""
+    hands = list(state.hands)
+    hands[act.seat] = tuple(c for c in hands[act.seat] if c != act.card)
+    discard = (*state.discard, act.card)
+    if burned:
+        hands[victim] = tuple(c for c in hands[victim] if c != burned)
+        discard = (*discard, burned)  # face up on the pile: everyone sees what was burned
     new = replace(
         state,
         marbles=marbles,
         hands=tuple(hands),
         discard=discard,
-        burn_no=burn_no,
-        last=(seat, act.to_str(), burned),
+        last=(act.seat, act.to_str(), burned),
         ply=state.ply + 1,
     )
-    won = winner_team(marbles, n)
+    won = winner_team(marbles, state.players)
     if won is not None:
-        return replace(new, winner=won, turn=-1)
-    return _next_turn(new, seat, rng)
+        return replace(new, winner=won, turn=None)
+    return _next_turn(new, act.seat, rng)
+
+
+def _do_discard(state: State, act: Action, rng: RandomSource | None) -> State:
+    _check_discard(state, act)
+    return _played(state, act, rng, state.marbles)
+
+
+def _do_burn10(state: State, act: Action, rng: RandomSource | None) -> State:
+    victim = _burn_victim(state, act)
+    if rng is None:
+        raise MissingRandomSource("a Ten burn needs the match's random source")
+    burn_no = state.burn_no + 1
+    vh = state.hands[victim]
+    burned = vh[rng.below(len(vh), f"burn/{burn_no}")]
+    return _played(replace(state, burn_no=burn_no), act, rng, state.marbles, burned, victim)
+
+
+def _do_marbles(state: State, act: Action, rng: RandomSource | None) -> State:
+    """out, move, back, split, swap: the card's rule is in ``_effect_<kind>``."""
+    return _played(state, act, rng, _marbles_after(state, act))
+
+
+_DO = {
+    "discard": _do_discard,
+    "burn10": _do_burn10,
+    "out": _do_marbles,
+    "move": _do_marbles,
+    "back": _do_marbles,
+    "split": _do_marbles,
+    "swap": _do_marbles,
+}
+
+
+def apply(state: State, seat: int | None, action: Action | str, rng: RandomSource | None) -> State:
+    """Play ``action`` for ``seat`` and return the new state, or raise IllegalAction (the given
+    state is immutable, so a refusal changes nothing). ``rng`` is needed for Ten burns and deals
+    (MissingRandomSource without it)."""
+    act = _read(state, seat, action)
+    return _DO[act.kind](state, act, rng)
 
 
 def _next_turn(state: State, seat: int, rng: RandomSource | None) -> State:
@@ -633,49 +878,76 @@ def _next_turn(state: State, seat: int, rng: RandomSource | None) -> State:
         s = (seat + i) % n
         if state.hands[s]:
             return replace(state, turn=s)
-    if rng is None:
-        raise ValueError("dealing needs the match's random source")
     return _deal(state, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# The result.
+
+
+def outcome(state: State) -> Outcome | None:
+    """None while playing; then the winning team first (place 1), the other second. The
+    winning team splits the prize equally (two players: the winner takes it all)."""
+    if state.winner is None:
+        return None
+    n = state.players
+    teams = tuple(team_seats(n, t) for t in range(2))
+    won, lost = teams[state.winner], teams[1 - state.winner]
+    shares = {s: Fraction(1, len(won)) if s in won else Fraction(0) for s in range(n)}
+    return Outcome(places=((1, won), (2, lost)), shares=shares, teams=teams)
 
 
 # ---------------------------------------------------------------------------------------------
 # What a seat sees, and JSON.
 
 
-def view(state: State, seat: int) -> dict:
-    """Everything ``seat`` may know: its own hand, the other hands' sizes, the whole board (all
-    marbles are public), the face-up pile, whose turn, and its legal actions when it is to play."""
+def _view(state: State, seat: int | None) -> dict[str, Any]:
     n = state.players
     last = None
     if state.last is not None:
         last = {"seat": state.last[0], "action": state.last[1], "burned": state.last[2] or None}
+    result = outcome(state)
     return {
         "game": "jakaro",
         "seat": seat,
         "players": n,
         "turn": state.turn,
+        "status": "over" if state.turn is None else "playing",
+        "hand": list(state.hands[seat]) if seat is not None else None,
+        "hand_counts": [len(h) for h in state.hands],
+        "legal": legal_actions(state) if seat is not None and state.turn == seat else [],
+        "outcome": result.to_dict() if result is not None else None,
         "dealer": state.dealer,
         "deck_no": state.deck_no,
         "deal_no": state.deal_no,
         "ply": state.ply,
-        "hand": list(state.hands[seat]),
-        "hand_counts": [len(h) for h in state.hands],
         "deck_left": len(state.deck),
         "discard": list(state.discard),
         "marbles": [list(state.marbles[s * 4 : s * 4 + 4]) for s in range(n)],
         "starts": list(STARTS[n]),
-        "partner": partner(n, seat),
-        "controls": controlled(state.marbles, n, seat),
+        "partner": partner(n, seat) if seat is not None else None,
+        "controls": controlled(state.marbles, n, seat) if seat is not None else None,
         "last": last,
         "winner": state.winner,
-        "legal_actions": legal_actions(state) if state.turn == seat else [],
     }
+
+
+def view(state: State, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know: its own hand, the other hands' sizes, the whole board (all
+    marbles are public), the face-up pile, whose turn, and its legal actions when it is to play
+    (the keys are listed in docs/views/jakaro.md)."""
+    return _view(state, seat)
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """What anyone may see: the board, the pile and the hand sizes, no hand at all."""
+    return _view(state, None)
 
 
 def to_json(state: State) -> str:
     """The whole state (hidden cards included: for storage, never for a player)."""
     d = {
-        "v": 1,
+        "v": JSON_VERSION,
         "players": state.players,
         "marbles": list(state.marbles),
         "hands": [list(h) for h in state.hands],
@@ -694,11 +966,16 @@ def to_json(state: State) -> str:
 
 
 def from_json(text: str) -> State:
-    """Inverse of ``to_json``."""
+    """Inverse of ``to_json``. Version 1 (before the contract) wrote -1 for the turn of a
+    finished match; it is read as None. Any other version is a ValueError."""
     d = json.loads(text)
-    if d.get("v") != 1:
-        raise ValueError("unknown Jakaro state version")
+    version = d.get("v") if isinstance(d, dict) else None
+    if version not in (1, JSON_VERSION):
+        raise ValueError(f"unknown Jakaro state version {version!r}")
     last = d["last"]
+    turn = d["turn"]
+    if version == 1 and turn == -1:
+        turn = None
     return State(
         players=d["players"],
         marbles=tuple(d["marbles"]),
@@ -707,7 +984,7 @@ def from_json(text: str) -> State:
         deck_no=d["deck_no"],
         deal_no=d["deal_no"],
         dealer=d["dealer"],
-        turn=d["turn"],
+        turn=turn,
         burn_no=d["burn_no"],
         discard=tuple(d["discard"]),
         last=(last[0], last[1], last[2]) if last is not None else None,

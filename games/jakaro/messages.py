@@ -1,24 +1,14 @@
-"""Why an action was refused: stable codes and the words a player reads (Arabic first).
+"""Why a Jakaro action was refused: stable codes and the words a player reads (Arabic first).
 
 The codes are part of the engine's contract (scenario files and clients match on them); the
-wording may improve freely.
+wording may improve freely. Codes both games share (bad_action, not_your_turn, match_over,
+no_such_seat, bad_options, bad_players) live in games/messages.py: ``IllegalAction.message(lang)``
+looks a code up here first, then there.
 """
 
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "game_over": {
-        "ar": "انتهت المباراة، لا يمكن اللعب بعد الآن.",
-        "en": "The match is over; no more moves.",
-    },
-    "not_your_turn": {
-        "ar": "ليس دورك الآن.",
-        "en": "It is not your turn.",
-    },
-    "bad_action": {
-        "ar": "لم نفهم هذه الحركة.",
-        "en": "That move could not be understood.",
-    },
     "card_not_in_hand": {
         "ar": "هذه الورقة ليست في يدك.",
         "en": "That card is not in your hand.",
@@ -52,8 +42,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "That marble is home and this card cannot move it.",
     },
     "marble_protected": {
-        "ar": "الكرة على مربع بدايتها محمية: لا تُحرَّك ولا تُبدَّل.",
-        "en": "A marble on its own start is protected: it cannot be moved or swapped.",
+        "ar": "الكرة على مربع بدايتها محمية: لا تحرّكها الخمسة ولا يبدّلها الولد، ولو كانت كرتك.",
+        "en": (
+            "A marble on its own start is protected: no Five moves it and no Jack swaps it, "
+            "even yours."
+        ),
     },
     "blocked_protected": {
         "ar": "لا يمكن تجاوز كرة تقف على مربع بدايتها أو النزول عليها.",
@@ -88,9 +81,3 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You have a legal move, so you may not burn a card.",
     },
 }
-
-
-def message(code: str, lang: str = "ar") -> str:
-    """The player-facing text for a refusal code (Arabic by default)."""
-    entry = MESSAGES.get(code, MESSAGES["bad_action"])
-    return entry.get(lang, entry["en"])

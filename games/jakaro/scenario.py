@@ -13,7 +13,7 @@ from typing import Any
 from verify.fairness import JAKARO_DECK, RandomSource, parse_secret
 
 from .board import BASE, label, parse_label
-from .engine import DEAL_SCHEDULE, State, apply, legal_actions, sort_hand
+from .engine import DEAL_SCHEDULE, State, apply, legal_actions, outcome, sort_hand
 
 DEFAULT_SECRET = "00" * 32
 
@@ -88,7 +88,8 @@ def build(position: dict) -> tuple[State, RandomSource]:
 
 
 def step(state: State, seat: int, action: str, rng: RandomSource) -> State:
-    """Play one step (raises engine.IllegalAction when refused)."""
+    """Play one step (raises engine.IllegalAction, a games.contract.IllegalAction, when
+    refused)."""
     return apply(state, seat, action, rng)
 
 
@@ -124,6 +125,15 @@ def check(state: State, expect: dict) -> list[str]:
         elif key == "winner":
             if state.winner != want:
                 problems.append(f"winner: expected {want}, got {state.winner}")
+        elif key == "status":
+            got_st = "over" if state.turn is None else "playing"
+            if got_st != want:
+                problems.append(f"status: expected {want}, got {got_st}")
+        elif key in ("places", "shares"):
+            res = outcome(state)
+            got_o = res.to_dict()[key] if res is not None else None
+            if got_o != want:
+                problems.append(f"{key}: expected {want}, got {got_o}")
         elif key == "discard_top":
             top = state.discard[-1] if state.discard else None
             if top != want:

@@ -1,20 +1,25 @@
-"""Regenerate tests/jakaro/perft.json: ``python -m tests.jakaro.make_perft``.
+"""Recount tests/jakaro/perft.json: ``python -m tests.jakaro.make_perft [--resample]``.
 
 Eight positions are written by hand (their counts are also derived by hand in test_perft.py);
-the rest are taken from random games with fixed secrets, so the file covers ordinary play too.
+the rest were taken from random games with fixed secrets, so the file covers ordinary play too.
 Depth 2 is the sum, over each legal action, of the number of legal actions of the seat to play
 next (a Ten burn or a new deal draws from the position's secret).
+
+By default the stored positions are kept and only their counts are recounted (a rule change
+then shows as changed counts on the same positions, which the script lists); ``--resample``
+plays the random games again, which gives new positions whenever a rule or the bot changed.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 from games.jakaro.board import label
 from games.jakaro.bot import bot_action
-from games.jakaro.engine import Options, State, apply, legal_actions, new_match
+from games.jakaro.engine import Options, State, apply, legal_actions, new_match, view
 from games.jakaro.scenario import build
 from verify.fairness import RandomSource
 
@@ -148,20 +153,31 @@ def sampled() -> list[dict]:
         for k in range(plies):
             if state.winner is not None:
                 break
-            a = bot_action(state, state.turn) if k % 3 else rnd.choice(legal_actions(state))
+            a = bot_action(view(state, state.turn)) if k % 3 else rnd.choice(legal_actions(state))
             state = apply(state, state.turn, a, rng)
         if state.winner is None:
             out.append(position_of(state, secret, ident, f"{players} players after {plies} plies"))
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    path = HERE / "perft.json"
+    if "--resample" in args or not path.exists():
+        positions = HAND_WRITTEN + sampled()
+        old: dict[str, tuple[int, int]] = {}
+    else:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        old = {r["name"]: (r["depth1"], r["depth2"]) for r in rows}
+        positions = [{k: v for k, v in r.items() if k not in ("depth1", "depth2")} for r in rows]
     rows = []
-    for pos in HAND_WRITTEN + sampled():
+    for pos in positions:
         state, rng = build(pos)
         d1, d2 = perft(state, rng)
         rows.append({**pos, "depth1": d1, "depth2": d2})
-    (HERE / "perft.json").write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        if pos["name"] in old and old[pos["name"]] != (d1, d2):
+            print(f"changed: {pos['name']}: {old[pos['name']]} -> {(d1, d2)}")
+    path.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     print(f"{len(rows)} positions written")
 
 

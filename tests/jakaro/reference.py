@@ -150,9 +150,11 @@ def reference_actions(state: State) -> dict[str, Marbles]:
         if r == "5":
             for mi in range(4 * n):
                 owner = mi // 4
+                if protected(n, m, mi):
+                    continue  # not even its owner's Five moves it off its start (decision 4)
                 if owner == who:
                     add(f"move {card} {ref(seat, mi)}", forward(n, m, mi, 5, True, False))
-                elif 0 <= m[mi] < HOME and not protected(n, m, mi):
+                elif 0 <= m[mi] < HOME:
                     home = team_of(n, owner) == team_of(n, seat)
                     add(f"move {card} {ref(seat, mi)}", forward(n, m, mi, 5, home, False))
         if r == "J":

@@ -29,3 +29,20 @@ def test_a_wrong_expectation_is_caught(tmp_path: Path) -> None:
     src["steps"][0]["expect"] = {"refused": "wrong_card"}
     bad.write_text(json.dumps(src), encoding="utf-8")
     assert scenarios.run_file(bad) != []
+
+
+def test_the_runner_finds_games_only_through_the_registry(tmp_path: Path) -> None:
+    bad = tmp_path / "chess.json"
+    bad.write_text(json.dumps({"game": "chess", "position": {}}), encoding="utf-8")
+    assert scenarios.run_file(bad) == ["cannot load: UnknownGame: chess"]
+
+
+def test_an_engine_crash_fails_the_file_instead_of_the_run(tmp_path: Path, monkeypatch) -> None:
+    from games.jakaro import scenario
+
+    def boom(*args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(scenario, "step", boom)
+    failures = scenarios.run_file(DIR / "01_ace_brings_a_marble_out.json")
+    assert len(failures) == 1 and "crashed: RuntimeError: boom" in failures[0]
