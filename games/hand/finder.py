@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from . import actions
+from .actions import Action
 from .cards import ID_TO_CARD, JOKER_ID, SUITS, card_id, is_joker, make, rank_of, rank_points
 from .melds import Meld, MeldError, Token, extend, swap, swap_needs
 
@@ -26,11 +28,9 @@ class Plan:
     value: int
     melds: tuple[tuple[Token, ...], ...]
 
-    def action(self) -> str:
-        """The canonical ``lay`` action text of this plan."""
-        return "lay " + " | ".join(
-            " ".join(c if s is None else f"{c}={s}" for c, s in m) for m in self.melds
-        )
+    def action(self) -> Action:
+        """The ``lay`` action of this plan."""
+        return actions.lay(self.melds)
 
     def cards(self) -> list[str]:
         """Every physical card the plan lays down."""
@@ -265,9 +265,11 @@ def complete_hand(hand: list[str] | tuple[str, ...]) -> Plan | None:
     return analyse(hand)[1]
 
 
-def lay_offs(hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]) -> list[str]:
-    """Every single-card lay-off as action text (``off 2 8H``; jokers named at each free place)."""
-    out: list[str] = []
+def lay_offs(
+    hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]
+) -> list[Action]:
+    """Every single-card lay-off (``off 2 8H``; jokers named at each free place)."""
+    out: list[Action] = []
     for n, meld in enumerate(melds, start=1):
         for card in dict.fromkeys(hand):
             for tok in _lay_tokens(card, meld):
@@ -275,9 +277,9 @@ def lay_offs(hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[M
                     extend(meld, [tok])
                 except MeldError:
                     continue
-                text = f"off {n} {tok[0] if tok[1] is None else f'{tok[0]}={tok[1]}'}"
-                if text not in out:
-                    out.append(text)
+                action = actions.off(n, (tok,))
+                if action not in out:
+                    out.append(action)
     return out
 
 
@@ -297,14 +299,14 @@ def _lay_tokens(card: str, meld: Meld) -> list[Token]:
 
 def joker_swaps(
     hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]
-) -> list[str]:
-    """Every joker swap the hand allows, as action text (``swap 2 7D``)."""
+) -> list[Action]:
+    """Every joker swap the hand allows (``swap 2 7D``)."""
     have = Counter(hand)
     out = []
     for n, meld in enumerate(melds, start=1):
         need = swap_needs(meld)
         if need and not Counter(need) - have:
-            out.append(f"swap {n} {' '.join(need)}")
+            out.append(actions.swap(n, need))
     return out
 
 
@@ -424,7 +426,9 @@ def hints(
     melds: tuple[Meld, ...] | list[Meld],
     fire_card: str | None = None,
 ) -> dict:
-    """What the easy table suggests to the seat to play (JSON-able)."""
+    """What the easy table may suggest to the seat to play, as actions: ``opening`` (with
+    ``opening_points``), ``hand``, ``lay`` (each an Action or None), ``off`` and ``swap`` (lists).
+    The engine keeps those it accepts and writes them as text for the view."""
     left, full = analyse(hand, fire_card)
     out: dict = {"opening": None, "hand": None, "lay": None, "off": [], "swap": []}
     if full is not None and not opened:

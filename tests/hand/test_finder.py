@@ -9,7 +9,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hand import finder, melds
+from games.hand import actions, finder, melds
 from games.hand.cards import ID_TO_CARD, is_joker
 from verify.fairness import HAND_DECK
 
@@ -168,6 +168,16 @@ def test_lay_offs_and_swaps() -> None:
         melds.build(1, [("7S", None), ("7H", None), ("JK1", "7D")]),
     ]
     offs = finder.lay_offs(["4S", "8S", "7C", "KD"], table)
-    assert offs == ["off 1 4S", "off 1 8S", "off 2 7C"]
-    assert finder.joker_swaps(["7D", "7C"], table) == ["swap 2 7D 7C"]
+    # Actions are values: built from fields, written as text only by to_str.
+    assert offs == [
+        actions.off(1, (("4S", None),)),
+        actions.off(1, (("8S", None),)),
+        actions.off(2, (("7C", None),)),
+    ]
+    assert [a.to_str() for a in offs] == ["off 1 4S", "off 1 8S", "off 2 7C"]
+    assert finder.joker_swaps(["7D", "7C"], table) == [actions.parse("swap 2 7D 7C")]
     assert finder.joker_swaps(["7D"], table) == []
+    assert finder.lay_offs(["JK2"], table[:1]) == [
+        actions.parse("off 1 JK2=4S"),
+        actions.parse("off 1 JK2=8S"),
+    ]
