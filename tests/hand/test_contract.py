@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -241,3 +243,16 @@ def _cards_in(v: object) -> list[str]:
     elif isinstance(v, str):
         out += [w.split("=")[0] for w in v.replace("|", " ").split()]
     return out
+
+
+def test_the_view_doc_lists_every_key_of_the_view() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "views" / "hand.md").read_text()
+    documented = set()
+    for cell in re.findall(r"^\| ([^|]+) \|", doc, re.M):
+        documented |= set(re.findall(r"`([a-z_]+)`", cell))
+    s = _round_over()
+    keys = set(GAME.view(s, 0)) | set(GAME.spectator_view(s))
+    playing, _ = build_state({"options": {"players": 2}, "hands": ["KD", H1], "phase": "play"})
+    keys |= set(GAME.view(playing, 0))
+    assert "hands" in keys  # shown once the round is over
+    assert keys == documented
