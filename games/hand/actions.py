@@ -108,6 +108,14 @@ def _token(text: str) -> Token:
     return (card, None)
 
 
+def meld_tokens(text: str) -> tuple[Token, ...]:
+    """The cards of one meld, written as in a ``lay`` (``5H JK1=6H 7H``): for positions and
+    scenario files, which name open melds this way. ActionError if it is not that."""
+    if not isinstance(text, str) or not text.split() or "|" in text:
+        raise ActionError("bad_action", str(text))
+    return tuple(_token(w) for w in text.upper().split())
+
+
 def parse(text: str) -> Action:
     """Parse an action text (case-insensitive, any spacing); ActionError if it is not one.
     The one place an action text is read."""

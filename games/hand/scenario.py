@@ -9,7 +9,7 @@ from typing import Any
 from verify.fairness import HAND_DECK, RandomSource
 
 from . import engine
-from .actions import parse
+from .actions import meld_tokens
 from .cards import sort_cards
 from .melds import build as make_meld
 
@@ -37,8 +37,7 @@ def build_state(position: dict) -> tuple[engine.State, RandomSource]:
     hands = [sort_cards(_cards(h)) for h in position["hands"]]
     melds = []
     for m in position.get("melds", []):
-        toks = parse("lay " + m["cards"]).melds[0]
-        melds.append(make_meld(m["owner"], list(toks)))
+        melds.append(make_meld(m["owner"], list(meld_tokens(m["cards"]))))
     fire = _cards(position.get("fire", []))
     used = Counter(c for h in hands for c in h) + Counter(fire)
     used += Counter(c for m in melds for c in m.cards)

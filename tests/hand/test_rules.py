@@ -71,7 +71,7 @@ def test_bad_action_texts(text: str, code: str) -> None:
 
 
 def toks(text: str) -> list:
-    return list(actions.parse("lay " + text).melds[0])
+    return list(actions.meld_tokens(text))
 
 
 @pytest.mark.parametrize(
@@ -323,3 +323,10 @@ def test_no_django_import_in_engine() -> None:
     for f in root.glob("*.py"):
         text = f.read_text()
         assert not re.search(r"^\s*(from|import)\s+(django|channels|celery)\b", text, re.M), f
+
+
+def test_meld_tokens_read_one_meld_as_a_lay_writes_it() -> None:
+    assert actions.meld_tokens("5h jk1=6h 7H") == (("5H", None), ("JK1", "6H"), ("7H", None))
+    for text in ("", "5H | 6H 7H", "5H 11H"):
+        with pytest.raises(actions.ActionError):
+            actions.meld_tokens(text)
