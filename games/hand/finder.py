@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from . import actions
 from .actions import Action
@@ -38,13 +38,14 @@ class Plan:
         return [c for m in self.melds for c, _ in m]
 
 
-# A candidate: (packed mask, points, lowest non-joker id, spec). The spec says how to write the
-# meld's cards, ``parts`` below; most candidates are never laid, so their cards are only written
-# for the few a plan uses (building them for all was half the finder's time).
+# A candidate: (packed mask, points, lowest non-joker id, kind, x, a, b, p). The last five say how
+# to write the meld's cards (``parts`` below); most candidates are never laid, so their cards are
+# only written for the few a plan uses (building them for all was half the finder's time).
 #   run: ("r", suit index, first value, last value, value the joker takes or 0)
-#   set: ("s", rank index, suit indexes, suit index the joker takes or -1)
-_Spec = tuple
-_Cand = tuple[int, int, int, _Spec]
+#   set: ("s", rank index, suits held as bits (1 << suit index), 0, suit the joker takes or -1)
+# Flat on purpose: a tuple of plain values is soon untracked by the garbage collector, so the
+# cached ones never reach its oldest generation, whose full passes take several ms.
+_Cand = tuple[int, int, int, str, int, int, int, int]
 _JOKER_BIT = 1 << (3 * JOKER_ID)
 # The packed fields of the 52 normal ids: what is left of ``rem`` once the jokers are masked out.
 _NORMAL_FIELDS = _JOKER_BIT - 1
@@ -53,26 +54,24 @@ _POINTS = tuple(rank_points(v) if v else 0 for v in range(15))
 
 
 @cache
-def _parts(spec: _Spec) -> tuple[tuple[int, str | None], ...]:
+def _parts(kind: str, x: int, a: int, b: int, p: int) -> tuple[tuple[int, str | None], ...]:
     """The candidate's cards in meld order: (id, None) for a card, (JOKER_ID, card) for a joker
     standing for that card."""
-    if spec[0] == "r":
-        _, si, a, b, p = spec
-        base = si * 13
+    if kind == "r":
+        base = x * 13
         return tuple(
-            (JOKER_ID, make(v, SUITS[si])) if v == p else (base + (v - 1) % 13, None)
+            (JOKER_ID, make(v, SUITS[x])) if v == p else (base + (v - 1) % 13, None)
             for v in range(a, b + 1)
         )
-    _, r, sub, miss = spec
-    parts = tuple((si * 13 + r, None) for si in sub)
-    if miss >= 0:
-        parts += ((JOKER_ID, make(r + 1, SUITS[miss])),)
-    return parts
+    out = tuple((si * 13 + x, None) for si in range(4) if a >> si & 1)
+    if p >= 0:
+        out += ((JOKER_ID, make(x + 1, SUITS[p])),)
+    return out
 
 
 def parts(cand: _Cand) -> tuple[tuple[int, str | None], ...]:
     """The (id, stands-for) pairs of a candidate, in meld order."""
-    return _parts(cand[3])
+    return _parts(*cand[3:])
 
 
 def _candidates(cnt: list[int]) -> list[_Cand]:
@@ -94,15 +93,37 @@ def _candidates(cnt: list[int]) -> list[_Cand]:
                 pattern |= 2 << r  # bit v for value v = r + 1
         if pattern & 2:
             pattern |= 1 << 14  # the Ace is also value 14
-        out += _suit_runs(si, pattern, jokers)
+        key = (si, pattern, jokers)
+        runs = _RUNS.get(key)
+        if runs is None:
+            if len(_RUNS) >= _CACHE_LIMIT:
+                _RUNS.clear()
+            runs = _RUNS[key] = _suit_runs(si, pattern, jokers)
+        out += runs
     for r in range(13):
-        present = tuple(si for si in range(4) if cnt[si * 13 + r])
-        if len(present) >= (2 if jokers else 3):
-            out += _rank_sets(r, present, jokers)
+        held = 0  # the suits held of this rank, as bits
+        for si in range(4):
+            if cnt[si * 13 + r]:
+                held |= 1 << si
+        if _SET_SIZE[held] >= (2 if jokers else 3):
+            key = (r, held, jokers)
+            sets = _SETS.get(key)
+            if sets is None:
+                sets = _SETS[key] = _rank_sets(r, held, jokers)
+            out += sets
     return out
 
 
-@lru_cache(maxsize=16384)
+# Each suit's runs by (suit, pattern, jokers?) and each rank's sets by (rank, suits, jokers?).
+# Plain dicts, not functools.lru_cache: the cached values are tuples of plain values, which the
+# garbage collector stops tracking, while lru_cache's linked nodes would stay tracked and make
+# its full passes (several ms) come round during play. Bounded: cleared when full.
+_CACHE_LIMIT = 1 << 14
+_RUNS: dict[tuple[int, int, bool], tuple[_Cand, ...]] = {}
+_SETS: dict[tuple[int, int, bool], tuple[_Cand, ...]] = {}
+_SET_SIZE = tuple(bin(h).count("1") for h in range(16))
+
+
 def _suit_runs(si: int, pattern: int, jokers: bool) -> tuple[_Cand, ...]:
     """The runs of one suit, given which values (bit v, 1..14) the hand holds."""
     best: dict[int, _Cand] = {}
@@ -131,7 +152,7 @@ def _suit_runs(si: int, pattern: int, jokers: bool) -> tuple[_Cand, ...]:
                 low = base if b == 14 else base + a - 1
                 old = get(mask)
                 if old is None or old[1] < pts:
-                    best[mask] = (mask, pts, low, ("r", si, a, b, 0))
+                    best[mask] = (mask, pts, low, "r", si, a, b, 0)
                 if jokers:
                     second = base + a - 1 if b == 14 else base + a
                     for p in range(a, b + 1):
@@ -140,7 +161,7 @@ def _suit_runs(si: int, pattern: int, jokers: bool) -> tuple[_Cand, ...]:
                         old = get(m)
                         if old is None or old[1] < pts:
                             jlow = second if pid == low else low
-                            best[m] = (m, pts, jlow, ("r", si, a, b, p))
+                            best[m] = (m, pts, jlow, "r", si, a, b, p)
             else:
                 if b == 14 and missing != 14:
                     low = base
@@ -149,18 +170,19 @@ def _suit_runs(si: int, pattern: int, jokers: bool) -> tuple[_Cand, ...]:
                 m = mask + _JOKER_BIT
                 old = get(m)
                 if old is None or old[1] < pts:
-                    best[m] = (m, pts, low, ("r", si, a, b, missing))
+                    best[m] = (m, pts, low, "r", si, a, b, missing)
     return tuple(best.values())
 
 
-@lru_cache(maxsize=1024)
-def _rank_sets(r: int, present: tuple[int, ...], jokers: bool) -> tuple[_Cand, ...]:
-    """The sets of one rank index, given the suits the hand holds of it."""
+def _rank_sets(r: int, held: int, jokers: bool) -> tuple[_Cand, ...]:
+    """The sets of one rank index, given the suits the hand holds of it (bits)."""
     best: dict[int, _Cand] = {}
     pts1 = rank_points(14 if r == 0 else r + 1)
+    present = [si for si in range(4) if held >> si & 1]
     k = len(present)
-    for bits in range(1, 1 << k):
-        sub = tuple(present[i] for i in range(k) if bits >> i & 1)
+    for choice in range(1, 1 << k):
+        sub = [present[i] for i in range(k) if choice >> i & 1]
+        bits = sum(1 << si for si in sub)
         n = len(sub)
         if n < 2:
             continue
@@ -172,14 +194,14 @@ def _rank_sets(r: int, present: tuple[int, ...], jokers: bool) -> tuple[_Cand, .
             pts = pts1 * n
             old = best.get(mask)
             if old is None or old[1] < pts:
-                best[mask] = (mask, pts, low, ("s", r, sub, -1))
+                best[mask] = (mask, pts, low, "s", r, bits, 0, -1)
         if jokers and n <= 3:
             miss = next(x for x in range(4) if x not in sub)
             m = mask + _JOKER_BIT
             pts = pts1 * (n + 1)
             old = best.get(m)
             if old is None or old[1] < pts:
-                best[m] = (m, pts, low, ("s", r, sub, miss))
+                best[m] = (m, pts, low, "s", r, bits, 0, miss)
     return tuple(best.values())
 
 
@@ -236,10 +258,10 @@ def _solve(by_low: dict[int, list[tuple[int, int, _Cand]]], must: int, start: in
     try:
         return run(start)
     finally:
-        # ``run`` refers to itself through its closure cell, a cycle only the garbage collector
-        # frees: empty the memo now, so its tuples go at once and the collector's passes (whose
-        # pauses were the finder's slowest calls) stay short.
-        memo.clear()
+        # ``run`` refers to itself through its closure cell: unbind it, so the function, its
+        # cells and the memo are freed now by reference counting. Left as a cycle, they piled up
+        # for the garbage collector, whose passes were the finder's slowest calls.
+        run = None
 
 
 class _Search:
@@ -289,7 +311,7 @@ class _Search:
         while chain:
             cand, chain = chain
             toks: list[Token] = []
-            for i, stands in _parts(cand[3]):
+            for i, stands in parts(cand):
                 if i == JOKER_ID:
                     toks.append((jokers.pop(0), stands))
                 else:
