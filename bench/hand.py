@@ -3,7 +3,8 @@
 Prints human lines, then one JSON line: the meld finder's p50 / p99 / max over random 15-card
 hands (0, 1 and 2 jokers), the time of a full 4-player bot match, the bot's p99 time per move, and
 the bot's win rate against the naive bot over two-player matches. Everything is seeded (fixed
-secrets), so two runs play the same cards.
+secrets), so two runs play the same cards. Matches are driven through the registry
+(``games.get("hand")``), each from its one random source, the server's ``deal`` included.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ import statistics
 import sys
 import time
 
+import games
+from bench.stats import percentile
 from games.hand import bot, engine, finder
 from verify.fairness import HAND_DECK, RandomSource
 
 NORMAL = [c for c in HAND_DECK if not c.startswith("JK")]
+GAME = games.get("hand")
 
 
 def pct(xs: list[float], p: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
+    """The ``p``-th percentile (0 < p <= 100), nearest rank: the one helper of every bench."""
+    return percentile(xs, p / 100)
 
 
 def bench_finder(n: int) -> list[float]:
@@ -41,24 +45,23 @@ def bench_finder(n: int) -> list[float]:
 def play(
     options: engine.Options, secret: bytes, choosers: list, move_times: list[float] | None
 ) -> engine.State:
-    def rng_for(number: int) -> RandomSource:
-        return RandomSource(secret, "hand", f"bench-r{number}", {0: "bench"})
-
-    rng = rng_for(1)
-    state = engine.new_match(options, rng)
-    while state.status != "match_over":
-        if state.status == "round_over":
-            rng = rng_for(state.round.number + 1)
-            state = engine.next_round(state, rng)
+    """One match through the registry; ``choosers[seat]`` picks an Action from the seat's view."""
+    rng = RandomSource(secret, "hand", "bench-match", {0: "bench"})
+    state = GAME.new_match(options, rng)
+    while True:
+        server = GAME.server_step(state)
+        if server is not None:
+            state = GAME.apply(state, None, server, rng)
             continue
-        seat = state.round.turn
+        seat = GAME.to_move(state)
+        if seat is None:
+            return state
         choose = choosers[seat]
         t = time.perf_counter()
-        text = choose(engine.view(state, seat))
+        text = choose(GAME.view(state, seat)).to_str()
         if move_times is not None and choose is bot.choose:
             move_times.append((time.perf_counter() - t) * 1000)
-        state = engine.apply(state, seat, text, rng)
-    return state
+        state = GAME.apply(state, seat, text, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         seats = [bot.naive, bot.naive]
         seats[me] = bot.choose
         final = play(engine.Options(players=2), i.to_bytes(4, "big") * 8, seats, moves)
-        first = [row for row in final.places if row[0] == 1]
-        wins += len(first) == 1 and first[0][1] == me
+        first = [seats for place, seats in GAME.outcome(final).places if place == 1]
+        wins += first == [(me,)]
     rate = wins / n_2p
     print(
         f"bot vs naive: {wins}/{n_2p} matches won; "

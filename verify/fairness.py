@@ -49,11 +49,6 @@ def new_secret() -> bytes:
     return _secrets.token_bytes(32)
 
 
-def new_seed() -> str:
-    """A server-made player seed, for a seat whose browser did not send one."""
-    return _secrets.token_hex(16)
-
-
 def parse_secret(secret_hex: str) -> bytes:
     """The secret from its published form: exactly 64 hex characters (case and spaces around
     are forgiven)."""
@@ -114,7 +109,7 @@ def key_message(game: str, ident: str, seeds: Mapping[int, str]) -> bytes:
 
 
 def derive_key(secret: bytes, game: str, ident: str, seeds: Mapping[int, str]) -> bytes:
-    """The round key: HMAC-SHA256(secret, message naming the version, game, id and every seed).
+    """The match key: HMAC-SHA256(secret, message naming the version, game, id and every seed).
 
     Seeds are mixed by hashing, never XOR: the server committed to the secret before any seed
     existed, so it cannot steer the key, and no seed can cancel another.
@@ -155,11 +150,12 @@ class _Stream:
 
 
 class RandomSource:
-    """The random source of one round (Hand) or one match (Jakaro).
+    """The random source of one match (either game): its secret, game, public id and the seeds
+    of the seats whose browsers sent one (the server makes none; docs/fairness.md §5).
 
-    Every use names its purpose (``deal/1``, ``reshuffle/2``, ``burn/3`` …) and is computed from
-    its own stream, so each can be checked on its own. The same purpose always gives the same
-    result: callers must name each use uniquely.
+    Every use names its purpose (Hand ``deal/3``, ``reshuffle/3/1``; Jakaro ``deal/2``,
+    ``burn/1`` …) and is computed from its own stream, so each can be checked on its own. The same
+    purpose always gives the same result: callers must name each use uniquely.
     """
 
     def __init__(
@@ -274,9 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", required=True, help="hand or jakaro")
     parser.add_argument("--secret", required=True, help="the revealed secret, 64 hex characters")
     parser.add_argument("--commitment", required=True, help="the published SHA-256, 64 hex")
-    parser.add_argument("--id", required=True, dest="ident", help="round or match identifier")
+    parser.add_argument("--id", required=True, dest="ident", help="the match's public id")
     parser.add_argument("--seed", action="append", default=[], metavar="SEAT=SEED")
-    parser.add_argument("--purpose", action="append", default=[], help="e.g. deal/1")
+    parser.add_argument("--purpose", action="append", default=[], help="e.g. deal/1, reshuffle/3/1")
     parser.add_argument("--below", action="append", default=[], metavar="PURPOSE=N")
     parser.add_argument("--items", help="shuffle these (comma-separated) instead of the deck")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,41 +1,66 @@
 """Saudi Hand and plain Hand: the rules engine (pure Python, no Django).
 
-Public API: ``Options``, ``State``, ``new_match``, ``next_round``, ``check``, ``apply``, ``view``,
-``to_json``, ``from_json``, ``IllegalAction``, ``standings``, ``shares``, ``threshold``; the action
-grammar in ``actions``; the meld finder in ``finder``; bots and auto-play in ``bot``.
+This package satisfies ``games.contract.Game`` (``games.get("hand")`` returns it): options,
+``new_match``, ``to_move`` / ``server_step``, ``check`` / ``apply``, the views, ``auto_action``,
+``bot_action``, ``outcome`` and versioned JSON. Besides those: ``Options``, ``State``,
+``IllegalAction``, ``standings``, ``shares``, ``threshold``; the action grammar in ``actions``;
+the meld finder in ``finder``; the bots in ``bot``. The view is documented in docs/views/hand.md.
 """
 
 from .actions import Action, parse
 from .engine import (
+    SERVER_ACTIONS,
+    BadOptions,
     IllegalAction,
     Options,
     State,
     apply,
+    auto_action,
+    bot_action,
     check,
     from_json,
+    legal_actions,
     new_match,
-    next_round,
+    options_to_dict,
+    outcome,
+    parse_options,
+    server_step,
     shares,
+    spectator_view,
     standings,
     threshold,
     to_json,
+    to_move,
     view,
 )
 
+name = "hand"
+
 __all__ = [
+    "SERVER_ACTIONS",
     "Action",
+    "BadOptions",
     "IllegalAction",
     "Options",
     "State",
     "apply",
+    "auto_action",
+    "bot_action",
     "check",
     "from_json",
+    "legal_actions",
+    "name",
     "new_match",
-    "next_round",
+    "options_to_dict",
+    "outcome",
     "parse",
+    "parse_options",
+    "server_step",
     "shares",
+    "spectator_view",
     "standings",
     "threshold",
     "to_json",
+    "to_move",
     "view",
 ]

@@ -5,7 +5,8 @@
     off 2 8H 9H                        lay off on meld number 2 (numbers start at 1)
     swap 2 7D                          put 7D in meld 2's joker's place and take the joker
     throw 9D
-    timeout                            applied by the server only, when a turn's time runs out
+    timeout                            server only: the timed-out turn of a seat (rules §9)
+    deal                               server only, for no seat: deal the next round
 
 A joker always names the card it stands for: ``JK1=QC``. Cards are upper case.
 """
@@ -34,14 +35,14 @@ class ActionError(ValueError):
 class Action:
     """A parsed action. ``melds`` for lay, ``index`` (1-based) and ``cards`` for off/swap/throw."""
 
-    kind: str  # draw | lay | off | swap | throw | timeout
+    kind: str  # draw | lay | off | swap | throw | timeout | deal
     source: str = ""  # draw: stock | fire
     melds: tuple[tuple[Token, ...], ...] = ()
     index: int = 0
     cards: tuple[Token, ...] = ()
 
     def to_str(self) -> str:
-        """The canonical text of this action."""
+        """The canonical text of this action: the one place an action text is written."""
         if self.kind == "draw":
             return f"draw {self.source}"
         if self.kind == "lay":
@@ -54,6 +55,40 @@ class Action:
 
     def __str__(self) -> str:
         return self.to_str()
+
+    @property
+    def card(self) -> str:
+        """The physical card of a throw, or of the first card of an off / swap."""
+        return self.cards[0][0]
+
+    def physical(self) -> list[str]:
+        """Every physical card this action puts down (lay, off, swap, throw)."""
+        if self.kind == "lay":
+            return [c for m in self.melds for c, _ in m]
+        return [c for c, _ in self.cards]
+
+
+# Constructors: the finder and the bots build actions with these, never from text.
+DRAW_STOCK = Action("draw", source="stock")
+DRAW_FIRE = Action("draw", source="fire")
+TIMEOUT = Action("timeout")
+DEAL = Action("deal")
+
+
+def throw(card: str) -> Action:
+    return Action("throw", cards=((card, None),))
+
+
+def lay(melds: tuple[tuple[Token, ...], ...]) -> Action:
+    return Action("lay", melds=melds)
+
+
+def off(index: int, tokens: tuple[Token, ...]) -> Action:
+    return Action("off", index=index, cards=tokens)
+
+
+def swap(index: int, cards: tuple[str, ...] | list[str]) -> Action:
+    return Action("swap", index=index, cards=tuple((c, None) for c in cards))
 
 
 def _tokens_text(tokens: tuple[Token, ...]) -> str:
@@ -73,8 +108,17 @@ def _token(text: str) -> Token:
     return (card, None)
 
 
+def meld_tokens(text: str) -> tuple[Token, ...]:
+    """The cards of one meld, written as in a ``lay`` (``5H JK1=6H 7H``): for positions and
+    scenario files, which name open melds this way. ActionError if it is not that."""
+    if not isinstance(text, str) or not text.split() or "|" in text:
+        raise ActionError("bad_action", str(text))
+    return tuple(_token(w) for w in text.upper().split())
+
+
 def parse(text: str) -> Action:
-    """Parse an action text (case-insensitive, any spacing); ActionError if it is not one."""
+    """Parse an action text (case-insensitive, any spacing); ActionError if it is not one.
+    The one place an action text is read."""
     if not isinstance(text, str):
         raise ActionError("bad_action")
     words = text.upper().split()
@@ -83,8 +127,8 @@ def parse(text: str) -> Action:
     verb, rest = words[0].lower(), words[1:]
     if verb == "draw" and len(rest) == 1 and rest[0].lower() in ("stock", "fire"):
         return Action("draw", source=rest[0].lower())
-    if verb == "timeout" and not rest:
-        return Action("timeout")
+    if verb in ("timeout", "deal") and not rest:
+        return Action(verb)
     if verb == "throw" and len(rest) == 1:
         tok = _token(rest[0])
         if tok[1] is not None:

@@ -1,20 +1,25 @@
 """Bots for Hand: a good bot, the naive bot of the benchmark, a random bot for tests, and the
-auto-play of a seat whose time ran out. Each chooses from ``view(state, seat)`` alone: a bot never
-sees another seat's cards or the stock.
+card a timed-out turn throws. Each chooses from ``view(state, seat)`` alone: a bot never sees
+another seat's cards or the stock. Bots build and return ``Action`` values; the engine's
+``bot_action`` writes the text at the edge.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import finder
+from . import actions, finder
+from .actions import DRAW_FIRE, DRAW_STOCK, TIMEOUT, Action
 from .cards import hand_value, is_joker, make, rank_of, suit_of
 from .melds import Meld, MeldError, extend, swap
 
+View = Mapping[str, Any]
 
-def melds_of(v: dict) -> list[Meld]:
+
+def melds_of(v: View) -> list[Meld]:
     """The open melds of a view, as Meld values."""
     return [
         Meld(m["owner"], m["kind"], tuple(m["cards"]), tuple(m["stands"]), m["low"])
@@ -58,17 +63,30 @@ def _keep_score(
     return score
 
 
-def least_useful(v: dict) -> str:
-    """The card to throw: never a joker; the one least likely to build a meld."""
-    hand = list(v["hand"])
+def least_useful(v: View) -> str:
+    """The card to throw from a view: never a joker; the one least likely to build a meld."""
+    return least_useful_card(
+        list(v["hand"]), v["seat"], v["players"], v["partners"], v["opened"], melds_of(v)
+    )
+
+
+def least_useful_card(
+    hand: list[str],
+    seat: int,
+    players: int,
+    partners: bool,
+    opened: Sequence[bool],
+    melds: list[Meld],
+) -> str:
+    """The card to throw (the time-out rule and the bots): never a joker while another card is
+    held; the one least likely to build a meld. Reads only what the seat's view shows."""
     throwable = [c for c in hand if not is_joker(c)]
     if not throwable:
         return hand[0]  # only jokers: the one case where a joker is thrown
     left, _ = finder.analyse(hand)
     melded = Counter(left.cards()) if left is not None else Counter()
-    nxt = (v["seat"] + 1) % v["players"]
-    next_can_lay = v["opened"][nxt] and not (v["partners"] and nxt % 2 == v["seat"] % 2)
-    melds = melds_of(v)
+    nxt = (seat + 1) % players
+    next_can_lay = opened[nxt] and not (partners and nxt % 2 == seat % 2)
     # Never leave only jokers in hand (they cannot be thrown): the caller keeps that invariant.
     return min(
         throwable,
@@ -76,22 +94,22 @@ def least_useful(v: dict) -> str:
     )
 
 
-def _usable_lay_offs(hand: list[str], melds: list[Meld], allow_joker: bool) -> list[str]:
+def _usable_lay_offs(hand: list[str], melds: list[Meld], allow_joker: bool) -> list[Action]:
     out = []
     throwable = sum(1 for c in hand if not is_joker(c))
-    for text in finder.lay_offs(hand, melds):
-        card = text.split()[2].split("=")[0]
+    for action in finder.lay_offs(hand, melds):
+        card = action.card
         if is_joker(card) and not (allow_joker or throwable == 1):
             continue
         if not is_joker(card) and throwable <= 1:
             continue
-        out.append(text)
+        out.append(action)
     return out
 
 
-def _opponents_close(v: dict) -> bool:
+def _opponents_close(v: View) -> bool:
     me = v["seat"]
-    for s, n in enumerate(v["counts"]):
+    for s, n in enumerate(v["hand_counts"]):
         if s == me or (v["partners"] and s % 2 == me % 2):
             continue
         if n <= 5 or (v["opened"][s] and n <= 7):
@@ -99,7 +117,7 @@ def _opponents_close(v: dict) -> bool:
     return False
 
 
-def choose(v: dict) -> str:
+def choose(v: View) -> Action:
     """The good bot's next action for the seat whose turn it is."""
     hand = list(v["hand"])
     seat = v["seat"]
@@ -111,12 +129,12 @@ def choose(v: dict) -> str:
             with_top = [*hand, top]
             if not opened:
                 if finder.complete_hand(with_top) is not None:
-                    return "draw fire"
+                    return DRAW_FIRE
                 if finder.best_opening(with_top, v["threshold"], must=top) is not None:
-                    return "draw fire"
+                    return DRAW_FIRE
             elif finder.can_use(with_top, top, melds) and _fire_action(with_top, melds, top, None):
-                return "draw fire"
-        return "draw stock"
+                return DRAW_FIRE
+        return DRAW_STOCK
     fire = v["fire_card"]
     if not opened:
         full = finder.complete_hand(hand)
@@ -125,21 +143,21 @@ def choose(v: dict) -> str:
         plan = finder.best_opening(hand, v["threshold"], must=fire)
         if plan is not None:
             if fire is None and _hold_for_hand(v, hand, plan):
-                return f"throw {least_useful(v)}"
+                return actions.throw(least_useful(v))
             return plan.action()
-        return f"throw {least_useful(v)}"
+        return actions.throw(least_useful(v))
     # Opened: first meet the obligations of this turn.
     if fire is not None:
         # Meet the fire-card obligation; if no way is left, give the turn back to the timer rule.
-        return _fire_action(hand, melds, fire, v["joker_due"]) or "timeout"
+        return _fire_action(hand, melds, fire, v["joker_due"]) or TIMEOUT
     if v["joker_due"] is not None:
         left, _ = finder.analyse(hand, must=v["joker_due"])
         if left is not None:
             return left.action()
-        offs = [t for t in finder.lay_offs(hand, melds) if t.split()[2].startswith(v["joker_due"])]
+        offs = [a for a in finder.lay_offs(hand, melds) if a.card == v["joker_due"]]
         if offs and _keeps_throwable(hand, offs[0]):
             return offs[0]
-        return "timeout"
+        return TIMEOUT
     left, _ = finder.analyse(hand)
     if left is not None and left.value > 0:
         return left.action()
@@ -147,41 +165,40 @@ def choose(v: dict) -> str:
     if offs:
         return offs[0]
     if v["joker_due"] is None:
-        for text in finder.joker_swaps(hand, melds):
-            if _swap_pays(hand, melds, text):
-                return text
-    return f"throw {least_useful(v)}"
+        for action in finder.joker_swaps(hand, melds):
+            if _swap_pays(hand, melds, action):
+                return action
+    return actions.throw(least_useful(v))
 
 
-def _keeps_throwable(hand: list[str], text: str) -> bool:
-    """Does this lay-off / swap text leave a card that may be thrown?"""
-    words = text.split()
-    given = [w.split("=")[0] for w in words[2:]]
-    rest = Counter(hand) - Counter(given)
+def _keeps_throwable(hand: list[str], action: Action) -> bool:
+    """Does this lay-off / swap leave a card that may be thrown?"""
+    rest = Counter(hand) - Counter(action.physical())
     return any(not is_joker(c) for c in rest.elements())
 
 
 def _fire_action(
     hand: list[str], melds: list[Meld], fire: str, joker_due: str | None
-) -> str | None:
+) -> Action | None:
     """The next action that uses (or leads to using) the card taken from the fire pile."""
     left, _ = finder.analyse(hand, must=fire)
     if left is not None:
         return left.action()
-    for t in finder.lay_offs(hand, melds):
-        if t.split()[2] == fire and _keeps_throwable(hand, t):
-            return t
+    for a in finder.lay_offs(hand, melds):
+        # The lay-off of exactly this card (a joker lay-off names what it stands for).
+        if a.cards[0] == (fire, None) and _keeps_throwable(hand, a):
+            return a
     if joker_due is None:
-        for t in finder.joker_swaps(hand, melds):
-            if fire in t.split()[2:] and _swap_usable(hand, melds, t):
-                return t
+        for a in finder.joker_swaps(hand, melds):
+            if fire in a.physical() and _swap_usable(hand, melds, a):
+                return a
     gap = _gap_lay_off(hand, melds, fire)
     if gap is not None and _keeps_throwable(hand, gap):
         return gap
     return None
 
 
-def _gap_lay_off(hand: list[str], melds: list[Meld], card: str) -> str | None:
+def _gap_lay_off(hand: list[str], melds: list[Meld], card: str) -> Action | None:
     """The next lay-off that fills the gap between a run and ``card`` (off 8H, then 9H)."""
     suit = suit_of(card)
     jokers = [c for c in hand if is_joker(c)]
@@ -198,15 +215,14 @@ def _gap_lay_off(hand: list[str], melds: list[Meld], card: str) -> str | None:
                 continue
             need = make(step, suit)
             if need in hand:
-                return f"off {n} {need}"
+                return actions.off(n, ((need, None),))
             if jokers and m.joker is None:
-                return f"off {n} {jokers[0]}={need}"
+                return actions.off(n, ((jokers[0], need),))
     return None
 
 
-def _swap_usable(hand: list[str], melds: list[Meld], text: str) -> bool:
-    words = text.split()
-    idx, given = int(words[1]), words[2:]
+def _swap_usable(hand: list[str], melds: list[Meld], action: Action) -> bool:
+    idx, given = action.index, action.physical()
     after = Counter(hand) - Counter(given)
     try:
         new, joker = swap(melds[idx - 1], given)
@@ -216,10 +232,9 @@ def _swap_usable(hand: list[str], melds: list[Meld], text: str) -> bool:
     return finder.joker_usable([*after.elements(), joker], joker, table)
 
 
-def _swap_pays(hand: list[str], melds: list[Meld], text: str) -> bool:
+def _swap_pays(hand: list[str], melds: list[Meld], action: Action) -> bool:
     """Swap a joker only if it can be laid down at once and a card is still left to throw."""
-    words = text.split()
-    idx, given = int(words[1]), words[2:]
+    idx, given = action.index, action.physical()
     meld = melds[idx - 1]
     joker = meld.joker
     after = list(hand)
@@ -232,7 +247,7 @@ def _swap_pays(hand: list[str], melds: list[Meld], text: str) -> bool:
     return left is not None
 
 
-def _hold_for_hand(v: dict, hand: list[str], plan: finder.Plan) -> bool:
+def _hold_for_hand(v: View, hand: list[str], plan: finder.Plan) -> bool:
     """Close to a «هاند»: all cards but two are in melds. Throw one of the two and wait for a
     card that fits the other, rather than open — while no opponent is near going out."""
     if _opponents_close(v) or v["stock_count"] < 15:
@@ -241,12 +256,12 @@ def _hold_for_hand(v: dict, hand: list[str], plan: finder.Plan) -> bool:
     return len(loose) == 2 and not any(is_joker(c) for c in loose)
 
 
-def naive(v: dict) -> str:
+def naive(v: View) -> Action:
     """The naive bot: draws from the stock, opens when it can, throws its highest card."""
     hand = list(v["hand"])
     seat = v["seat"]
     if v["phase"] == "draw":
-        return "draw stock"
+        return DRAW_STOCK
     if not v["opened"][seat]:
         full = finder.complete_hand(hand)
         if full is not None:
@@ -262,18 +277,19 @@ def naive(v: dict) -> str:
         if offs:
             return offs[0]
     throwable = [c for c in hand if not is_joker(c)] or hand
-    return "throw " + max(throwable, key=lambda c: (hand_value(c), c))
+    return actions.throw(max(throwable, key=lambda c: (hand_value(c), c)))
 
 
-def random_move(v: dict, rnd: random.Random) -> list[str]:
-    """Candidate actions in a random order (for tests): the caller plays the first one accepted."""
+def random_move(v: View, rnd: random.Random) -> list[Action]:
+    """Candidate actions in a random order (for tests): the caller plays the first one accepted.
+    The last is ``timeout``, which the server may always play."""
     hand = list(v["hand"])
     if v["phase"] == "draw":
-        out = ["draw fire", "draw stock"] if rnd.random() < 0.3 else ["draw stock"]
+        out = [DRAW_FIRE, DRAW_STOCK] if rnd.random() < 0.3 else [DRAW_STOCK]
         return out
     melds = melds_of(v)
     opened = v["opened"][v["seat"]]
-    cands: list[str] = []
+    cands: list[Action] = []
     left, full = finder.analyse(hand, must=v["fire_card"] or v["joker_due"])
     if full is not None and not opened:
         cands.append(full.action())
@@ -285,31 +301,8 @@ def random_move(v: dict, rnd: random.Random) -> list[str]:
         cands += finder.lay_offs(hand, melds)
         cands += finder.joker_swaps(hand, melds)
     rnd.shuffle(cands)
-    throws = [f"throw {c}" for c in dict.fromkeys(hand) if not is_joker(c)]
+    throws = [actions.throw(c) for c in dict.fromkeys(hand) if not is_joker(c)]
     rnd.shuffle(throws)
     if rnd.random() < 0.5:
-        return cands + throws + ["timeout"]
-    return throws + cands + ["timeout"]
-
-
-def auto_play(state: Any, seat: int, rng: Any) -> tuple[Any, list[str]]:
-    """Play a timed-out turn: draw from the stock (or undo what cannot stay half done) and throw
-    the least useful card (never a joker). It never lays anything down for the player.
-
-    Returns the new state and the action texts applied, for the match log.
-    """
-    from .engine import apply, view
-
-    done: list[str] = []
-    r = state.round
-    if r.phase == "draw":
-        done.append("draw stock")
-    elif r.fire_card is not None or r.joker_due is not None:
-        done.append("timeout")
-    for text in done:
-        state = apply(state, seat, text, rng)
-    if state.status != "playing":
-        return state, done
-    text = f"throw {least_useful(view(state, seat))}"
-    state = apply(state, seat, text, rng)
-    return state, [*done, text]
+        return [*cands, *throws, TIMEOUT]
+    return [*throws, *cands, TIMEOUT]

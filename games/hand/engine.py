@@ -6,36 +6,50 @@ n - 1, so seat 0 starts; the deal moves one seat on each round. In partners, sea
 against 1 and 3.
 
 Where a rule lives: the turn (draw / lay / off / swap / throw) in ``apply`` and the ``_do_*``
-functions; opening thresholds in ``threshold``; going out, «هاند» and round scores in
+functions; the server's actions (``deal`` between rounds, a seat's ``timeout``) in ``_do_deal``
+and ``_do_timeout``; opening thresholds in ``threshold``; going out, «هاند» and round scores in
 ``_end_round``; the match (five rounds, the extra round, places and shares) in ``standings``.
+
+Randomness: one random source per match (verify/fairness.py). Round r is dealt with purpose
+``deal/<r>``; the k-th stock rebuilt within round r with ``reshuffle/<r>/<k>``.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from . import finder
+from games import contract
+
+from . import bot, finder
 from .actions import Action, ActionError, parse
 from .cards import hand_value, is_joker, sort_cards
 from .melds import Meld, MeldError, build, extend, swap
-from .messages import message
+from .messages import MESSAGES
 
 OPENING = 51
 MAX_RESHUFFLES = 4  # after this many rebuilt stocks, an empty stock ends the round (a safety valve)
+MAX_ROUNDS = 20  # a bound on the table option, so a stored option can never hold a match forever
+JSON_VERSION = 2  # 2: one random source per match, the server's deal in the log
+
+# Action kinds only the server may send (the table layer refuses them from a client).
+SERVER_ACTIONS = frozenset({"deal", "timeout"})
 
 
-class IllegalAction(Exception):
-    """A refused action: a stable ``code``, a ``detail`` and the player's message (ar/en)."""
+class IllegalAction(contract.IllegalAction):
+    """A refused action: a stable ``code``, a ``detail`` and ``message(lang)`` (ar/en)."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
-        self.message = message(code)
+    messages = MESSAGES
+
+
+class BadOptions(contract.BadOptions):
+    """Table options Hand does not allow (``code``: bad_options, bad_players, …)."""
+
+    messages = MESSAGES
 
 
 @dataclass(frozen=True)
@@ -49,16 +63,39 @@ class Options:
     rounds: int = 5
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
-            raise ValueError("Hand is for 2, 3 or 4 players")
+        # type() is not isinstance(): a bool must not pass for an int (True players), nor 1 for
+        # True partners.
+        if type(self.players) is not int or self.players not in (2, 3, 4):
+            raise BadOptions("bad_players", f"players={self.players!r}: Hand is for 2, 3 or 4")
+        if type(self.partners) is not bool:
+            raise BadOptions("bad_options", f"partners={self.partners!r}: true or false")
         if self.partners and self.players != 4:
-            raise ValueError("partners needs four players")
+            raise BadOptions("partners_need_four", f"players={self.players}")
         if self.variant not in ("saudi", "plain"):
-            raise ValueError("variant is 'saudi' or 'plain'")
+            raise BadOptions("bad_options", f"variant={self.variant!r}: 'saudi' or 'plain'")
         if self.table not in ("easy", "strict"):
-            raise ValueError("table is 'easy' or 'strict'")
-        if self.rounds < 1:
-            raise ValueError("at least one round")
+            raise BadOptions("bad_options", f"table={self.table!r}: 'easy' or 'strict'")
+        if type(self.rounds) is not int or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise BadOptions("bad_options", f"rounds={self.rounds!r}: 1 to {MAX_ROUNDS}")
+
+
+_OPTION_NAMES = tuple(f.name for f in fields(Options))
+
+
+def parse_options(data: Mapping[str, Any]) -> Options:
+    """Table options from plain data (missing keys take their defaults); BadOptions for an
+    unknown key, a wrong type (a bool for a number, a number for a bool) or a value out of range."""
+    if not isinstance(data, Mapping):
+        raise BadOptions("bad_options", "options must be a mapping")
+    unknown = sorted(str(k) for k in data if k not in _OPTION_NAMES)
+    if unknown:
+        raise BadOptions("bad_options", f"unknown option {unknown[0]!r}")
+    return Options(**data)
+
+
+def options_to_dict(options: Options) -> dict[str, Any]:
+    """The options as plain JSON-able data; ``parse_options`` reads it back."""
+    return {name: getattr(options, name) for name in _OPTION_NAMES}
 
 
 @dataclass(frozen=True)
@@ -108,10 +145,28 @@ class State:
 # --------------------------------------------------------------------------- building
 
 
+class _DryRun:
+    """The random source ``check`` passes: it shuffles nothing. A dry run decides only whether an
+    action is accepted, and no rule depends on the order of a rebuilt stock."""
+
+    def shuffle(self, items: list[str], purpose: str) -> list[str]:
+        return list(items)
+
+
+_DRY = _DryRun()
+
+
+def _need(rng: Any, purpose: str) -> Any:
+    if rng is None:
+        raise contract.MissingRandomSource(f"Hand needs the match's random source for {purpose}")
+    return rng
+
+
 def _deal(options: Options, number: int, dealer: int, rng: Any) -> Round:
     """Deal a round: starter (dealer's right) takes the first 15 cards, each next seat 14."""
     n = options.players
-    deck = rng.deck(f"deal/{number}")
+    purpose = f"deal/{number}"
+    deck = _need(rng, purpose).deck(purpose)
     if len(deck) != 106:
         raise ValueError("the random source must be a Hand source (106 cards)")
     starter = (dealer + 1) % n
@@ -136,13 +191,14 @@ def _deal(options: Options, number: int, dealer: int, rng: Any) -> Round:
 
 
 def new_match(options: Options, rng: Any) -> State:
-    """A new match and its first round, dealt from ``rng`` (purpose ``deal/1``)."""
+    """A new match and its first round, dealt from the match's random source (``deal/1``)."""
     n = options.players
     return State(options, _deal(options, 1, n - 1, rng), totals=(0,) * n)
 
 
 def next_round(state: State, rng: Any) -> State:
-    """Deal the next round (a new random source per round); the deal moves one seat on."""
+    """Deal the next round from the match's source (``deal/<round>``); the deal moves one seat
+    on. Internal: outside the engine the next round is the server action ``deal``."""
     if state.status == "match_over":
         raise IllegalAction("match_over")
     if state.status != "round_over":
@@ -150,6 +206,31 @@ def next_round(state: State, rng: Any) -> State:
     r = state.round
     dealer = (r.dealer + 1) % state.options.players
     return replace(state, round=_deal(state.options, r.number + 1, dealer, rng), status="playing")
+
+
+def to_move(state: State) -> int | None:
+    """The seat to play; None between rounds (the server's ``deal`` is due) and after the match."""
+    return state.round.turn if state.status == "playing" else None
+
+
+def server_step(state: State) -> str | None:
+    """``deal`` when a round is over and the match is not; otherwise no server step is due."""
+    return "deal" if state.status == "round_over" else None
+
+
+def legal_actions(state: State) -> None:
+    """Hand's actions cannot be listed (every lay-down of a 15-card hand): use ``check``."""
+    return None
+
+
+def auto_action(state: State, seat: int) -> str:
+    """What the server plays for a seat whose time ran out: ``timeout``, one whole turn."""
+    return "timeout"
+
+
+def bot_action(view: Mapping[str, Any]) -> str:
+    """The good bot's move from a seat's view, as action text."""
+    return bot.choose(view).to_str()
 
 
 # --------------------------------------------------------------------------- rules helpers
@@ -219,17 +300,25 @@ def _read(action: object) -> Action:
         raise IllegalAction(exc.code, exc.detail) from None
 
 
-def check(state: State, seat: int, action: Action | str) -> None:
+def check(state: State, seat: int | None, action: Action | str) -> None:
     """Raise IllegalAction if the action is refused now; return None if it would be accepted."""
-    apply(state, seat, action, None)
+    _apply(state, seat, action, _DRY)
 
 
-def apply(state: State, seat: int, action: Action | str, rng: Any) -> State:
+def apply(state: State, seat: int | None, action: Action | str, rng: Any) -> State:
     """The state after ``seat`` plays ``action``; IllegalAction (state unchanged) if refused.
 
-    ``rng`` is the round's random source: it is used only to rebuild an empty stock.
+    ``seat`` is None only for the server's ``deal``. ``rng`` is the match's random source, used
+    by ``deal`` and to rebuild an empty stock; MissingRandomSource if that is due and it is None.
     """
+    return _apply(state, seat, action, rng)
+
+
+def _apply(state: State, seat: int | None, action: Action | str, rng: Any) -> State:
     action = _read(action)
+    kind = action.kind
+    if kind == "deal":
+        return _do_deal(state, seat, rng)
     # bool is an int subclass: True must not pass for seat 1.
     if type(seat) is not int or not 0 <= seat < state.options.players:
         raise IllegalAction("no_such_seat", str(seat))
@@ -240,7 +329,6 @@ def apply(state: State, seat: int, action: Action | str, rng: Any) -> State:
     r = state.round
     if seat != r.turn:
         raise IllegalAction("not_your_turn")
-    kind = action.kind
     if kind == "draw":
         return _do_draw(state, seat, action.source, rng)
     if kind == "timeout":
@@ -259,15 +347,27 @@ def apply(state: State, seat: int, action: Action | str, rng: Any) -> State:
     return _do_throw(state, seat, action.cards[0][0])
 
 
+def _do_deal(state: State, seat: int | None, rng: Any) -> State:
+    """The server deals the next round: logged for no seat, and only when a round is over."""
+    if seat is not None:
+        raise IllegalAction("server_only", "deal is the server's, for no seat")
+    if state.status == "match_over":
+        raise IllegalAction("match_over")
+    if state.status != "round_over":
+        raise IllegalAction("round_in_play")
+    if rng is _DRY:
+        return state
+    return next_round(state, _need(rng, f"deal/{state.round.number + 1}"))
+
+
 def _draw_stock(state: State, r: Round, seat: int, rng: Any) -> State:
     stock, fire, reshuffles = r.stock, r.fire, r.reshuffles
     if not stock:
         if len(fire) < 2 or reshuffles >= MAX_RESHUFFLES:
             return _end_round(state, replace(r, phase="over"), None, False, blocked=True)
         reshuffles += 1
-        below = list(fire[:-1])
-        # check() passes no random source: the order does not matter for a dry run.
-        stock = tuple(rng.shuffle(below, f"reshuffle/{reshuffles}") if rng else below)
+        purpose = f"reshuffle/{r.number}/{reshuffles}"
+        stock = tuple(_need(rng, purpose).shuffle(list(fire[:-1]), purpose))
         fire = fire[-1:]
     hand = sort_cards([*r.hands[seat], stock[0]])
     r = replace(
@@ -425,12 +525,30 @@ def _do_throw(state: State, seat: int, card: str) -> State:
 
 
 def _do_timeout(state: State, seat: int, rng: Any) -> State:
-    """The turn ran out: undo what cannot be left half done, so that a throw can end the turn.
+    """The turn ran out (rules §9): the server plays the whole rest of the turn in one action.
 
     A swapped joker not laid down goes back in its meld (and the cards given come back); a card
     taken from the fire pile and not laid down goes back on the pile and the seat draws from the
-    stock instead; a seat that has not drawn draws from the stock. Nothing is ever laid for it.
+    stock instead; a seat that has not drawn draws from the stock. Then the seat throws its least
+    useful card (never a joker while it holds another card). Nothing is ever laid for it.
     """
+    state = _timeout_undo(state, seat, rng)
+    if state.status != "playing":
+        return state  # the draw met a dry stock: the round ended blocked
+    r = state.round
+    card = bot.least_useful_card(
+        list(r.hands[seat]),
+        seat,
+        state.options.players,
+        state.options.partners,
+        [p > 0 for p in r.opened],
+        list(r.melds),
+    )
+    return _do_throw(state, seat, card)
+
+
+def _timeout_undo(state: State, seat: int, rng: Any) -> State:
+    """Undo what cannot be left half done and draw if the seat has not, so a throw can follow."""
     r = state.round
     if r.phase == "draw":
         return _draw_stock(state, r, seat, rng)
@@ -554,6 +672,17 @@ def shares(state: State) -> dict[int, Fraction]:
     return out
 
 
+def outcome(state: State) -> contract.Outcome | None:
+    """Places, shares and scoring units once the match is over; None while it is played."""
+    if state.status != "match_over":
+        return None
+    return contract.Outcome(
+        places=tuple((row[0], tuple(row[1:])) for row in state.places),
+        shares=shares(state),
+        teams=tuple(units(state.options)),
+    )
+
+
 # --------------------------------------------------------------------------- views
 
 
@@ -570,11 +699,26 @@ def _meld_view(n: int, m: Meld) -> dict:
     }
 
 
+_STATUS = {"playing": "playing", "round_over": "round_over", "match_over": "over"}
+
+
 def view(state: State, seat: int) -> dict:
     """What ``seat`` may see (JSON-able): its own cards, counts of everyone else's."""
+    if type(seat) is not int or not 0 <= seat < state.options.players:
+        raise IllegalAction("no_such_seat", str(seat))
+    return _view(state, seat)
+
+
+def spectator_view(state: State) -> dict:
+    """What anyone may see: the view of no seat (``hand`` None, no hints, no threshold)."""
+    return _view(state, None)
+
+
+def _view(state: State, seat: int | None) -> dict:
     opts, r = state.options, state.round
+    result = outcome(state)
     must: list[str] = []
-    if r.phase != "over" and r.turn == seat:
+    if seat is not None and r.phase != "over" and r.turn == seat:
         if r.phase == "draw":
             must.append("draw")
         else:
@@ -584,27 +728,30 @@ def view(state: State, seat: int) -> dict:
                 must.append("use_joker")
             must.append("throw")
     out: dict[str, Any] = {
+        "game": "hand",
         "seat": seat,
         "players": opts.players,
+        "turn": to_move(state),
+        "status": _STATUS[state.status],
+        "hand": None if seat is None else list(r.hands[seat]),
+        "hand_counts": [len(h) for h in r.hands],
+        "legal": [],
+        "outcome": None if result is None else result.to_dict(),
         "partners": opts.partners,
         "variant": opts.variant,
         "table": opts.table,
         "rounds": opts.rounds,
         "round": r.number,
         "dealer": r.dealer,
-        "turn": r.turn,
         "phase": r.phase,
         "first_turn": r.first_turn,
-        "status": state.status,
-        "hand": list(r.hands[seat]),
-        "counts": [len(h) for h in r.hands],
         "stock_count": len(r.stock),
         "fire": list(r.fire),
         "fire_top": r.fire[-1] if r.fire else None,
         "melds": [_meld_view(i, m) for i, m in enumerate(r.melds, start=1)],
         "opened": [p > 0 for p in r.opened],
         "openings": [list(o) for o in r.openings],
-        "threshold": threshold(state, seat),
+        "threshold": None if seat is None else threshold(state, seat),
         "fire_card": r.fire_card,
         "joker_due": r.joker_due,
         "must": must,
@@ -623,14 +770,17 @@ def view(state: State, seat: int) -> dict:
         }
         # The round is over: every hand is shown, as at a real table.
         out["hands"] = [list(h) for h in r.hands]
-    if opts.table == "easy" and r.turn == seat and r.phase == "play":
-        out["hints"] = _legal_hints(state, seat)
+    if seat is not None and opts.table == "easy" and to_move(state) == seat and r.phase == "play":
+        hints = _legal_hints(state, seat)
+        out["hints"] = hints
+        out["legal"] = [hints[k] for k in ("hand", "opening", "lay") if hints.get(k)]
+        out["legal"] += hints["off"] + hints["swap"]
     return out
 
 
-def _accepted(state: State, seat: int, text: str) -> bool:
+def _accepted(state: State, seat: int, action: Action) -> bool:
     try:
-        check(state, seat, text)
+        check(state, seat, action)
     except IllegalAction:
         return False
     return True
@@ -639,17 +789,20 @@ def _accepted(state: State, seat: int, text: str) -> bool:
 def _legal_hints(state: State, seat: int) -> dict:
     """The finder's hints, keeping only moves the engine accepts now: the easy table blocks
     illegal moves, so it must never suggest one (a lay-off leaving only a joker, a second swap
-    while a swapped joker is due). Only the seat's own hand and the open melds are consulted."""
+    while a swapped joker is due). Only the seat's own hand and the open melds are consulted.
+    Actions become text here, at the edge."""
     r = state.round
-    hints = finder.hints(
+    found = finder.hints(
         r.hands[seat], r.opened[seat] > 0, threshold(state, seat), r.melds, r.fire_card
     )
+    hints: dict[str, Any] = {}
     for key in ("opening", "hand", "lay"):
-        if hints.get(key) and not _accepted(state, seat, hints[key]):
-            hints[key] = None
-            hints.pop(f"{key}_points", None)
+        plan = found[key]
+        hints[key] = plan.to_str() if plan is not None and _accepted(state, seat, plan) else None
+        if key == "opening" and hints[key] is not None:
+            hints["opening_points"] = found["opening_points"]
     for key in ("off", "swap"):
-        hints[key] = [t for t in hints[key] if _accepted(state, seat, t)]
+        hints[key] = [a.to_str() for a in found[key] if _accepted(state, seat, a)]
     return hints
 
 
@@ -668,7 +821,8 @@ def to_json(state: State) -> str:
     """The whole state (hidden cards included: for storage, never for a player) as JSON."""
     r = state.round
     data = {
-        "options": vars(state.options),
+        "version": JSON_VERSION,
+        "options": options_to_dict(state.options),
         "totals": list(state.totals),
         "history": [list(h) for h in state.history],
         "status": state.status,
@@ -705,8 +859,12 @@ def to_json(state: State) -> str:
 
 
 def from_json(text: str) -> State:
-    """The state that ``to_json`` wrote."""
+    """The state that ``to_json`` wrote; ValueError for another version (an older snapshot is
+    rebuilt by replaying its match's log, never read with today's meaning)."""
     d = json.loads(text)
+    if not isinstance(d, dict) or d.get("version") != JSON_VERSION:
+        got = d.get("version") if isinstance(d, dict) else None
+        raise ValueError(f"Hand state version {got!r}; this engine reads {JSON_VERSION}")
     rd = d["round"]
     su = rd["swap_undo"]
     res = rd["result"]
@@ -724,15 +882,12 @@ def from_json(text: str) -> State:
         first_turn=rd["first_turn"],
         fire_card=rd["fire_card"],
         joker_due=rd["joker_due"],
-        # Snapshots written before the fire card was recorded hold three items.
-        swap_undo=None
-        if su is None
-        else (su[0], _meld_from(su[1]), tuple(su[2]), su[3] if len(su) > 3 else None),
+        swap_undo=None if su is None else (su[0], _meld_from(su[1]), tuple(su[2]), su[3]),
         reshuffles=rd["reshuffles"],
         result=None if res is None else Result(res[0], res[1], tuple(res[2]), res[3]),
     )
     return State(
-        options=Options(**d["options"]),
+        options=parse_options(d["options"]),
         round=r,
         totals=tuple(d["totals"]),
         history=tuple(tuple(h) for h in d["history"]),

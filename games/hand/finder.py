@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
+from . import actions
+from .actions import Action
 from .cards import ID_TO_CARD, JOKER_ID, SUITS, card_id, is_joker, make, rank_of, rank_points
 from .melds import Meld, MeldError, Token, extend, swap, swap_needs
 
@@ -26,148 +29,222 @@ class Plan:
     value: int
     melds: tuple[tuple[Token, ...], ...]
 
-    def action(self) -> str:
-        """The canonical ``lay`` action text of this plan."""
-        return "lay " + " | ".join(
-            " ".join(c if s is None else f"{c}={s}" for c, s in m) for m in self.melds
-        )
+    def action(self) -> Action:
+        """The ``lay`` action of this plan."""
+        return actions.lay(self.melds)
 
     def cards(self) -> list[str]:
         """Every physical card the plan lays down."""
         return [c for m in self.melds for c, _ in m]
 
 
-# A candidate: (packed mask, points, lowest non-joker id, tuple of (id, stands-card or None))
-_Cand = tuple[int, int, int, tuple[tuple[int, str | None], ...]]
+# A candidate: (packed mask, points, lowest non-joker id, kind, x, a, b, p). The last five say how
+# to write the meld's cards (``parts`` below); most candidates are never laid, so their cards are
+# only written for the few a plan uses (building them for all was half the finder's time).
+#   run: ("r", suit index, first value, last value, value the joker takes or 0)
+#   set: ("s", rank index, suits held as bits (1 << suit index), 0, suit the joker takes or -1)
+# Flat on purpose: a tuple of plain values is soon untracked by the garbage collector, so the
+# cached ones never reach its oldest generation, whose full passes take several ms.
+_Cand = tuple[int, int, int, str, int, int, int, int]
+_JOKER_BIT = 1 << (3 * JOKER_ID)
+# The packed fields of the 52 normal ids: what is left of ``rem`` once the jokers are masked out.
+_NORMAL_FIELDS = _JOKER_BIT - 1
+_BIT = tuple(1 << (3 * i) for i in range(53))
+_POINTS = tuple(rank_points(v) if v else 0 for v in range(15))
 
 
-def _pack(ids: list[int]) -> int:
-    m = 0
-    for i in ids:
-        m += 1 << (3 * i)
-    return m
+@cache
+def _parts(kind: str, x: int, a: int, b: int, p: int) -> tuple[tuple[int, str | None], ...]:
+    """The candidate's cards in meld order: (id, None) for a card, (JOKER_ID, card) for a joker
+    standing for that card."""
+    if kind == "r":
+        base = x * 13
+        return tuple(
+            (JOKER_ID, make(v, SUITS[x])) if v == p else (base + (v - 1) % 13, None)
+            for v in range(a, b + 1)
+        )
+    out = tuple((si * 13 + x, None) for si in range(4) if a >> si & 1)
+    if p >= 0:
+        out += ((JOKER_ID, make(x + 1, SUITS[p])),)
+    return out
+
+
+def parts(cand: _Cand) -> tuple[tuple[int, str | None], ...]:
+    """The (id, stands-for) pairs of a candidate, in meld order."""
+    return _parts(*cand[3:])
 
 
 def _candidates(cnt: list[int]) -> list[_Cand]:
-    """Every meld this hand could form (at most one joker each), best points per card multiset."""
-    jokers = cnt[JOKER_ID]
-    best: dict[int, _Cand] = {}
+    """Every meld this hand could form (at most one joker each), best points per card multiset.
 
-    def add(ids: list[int], pts: int, parts: tuple[tuple[int, str | None], ...]) -> None:
-        mask = _pack(ids)
-        old = best.get(mask)
-        if old is None or old[1] < pts:
-            best[mask] = (mask, pts, min(i for i in ids if i != JOKER_ID), parts)
-
-    for si, suit in enumerate(SUITS):
+    Candidates come in a fixed order (runs by suit and window, then sets by rank), and a card
+    multiset met twice keeps its first place with the higher points: the search's tie-breaks,
+    and so its plans, depend on that order. Two candidates of different suits (or a run and a
+    set) never hold the same cards, so each suit's runs and each rank's sets are found alone,
+    and remembered: the same suit pattern comes back in hand after hand.
+    """
+    jokers = cnt[JOKER_ID] > 0
+    out: list[_Cand] = []
+    for si in range(4):
         base = si * 13
-        has = [False] * 15
-        for v in range(1, 15):
-            has[v] = cnt[base + (v - 1) % 13] > 0
-        for a in range(1, 13):
-            missing: list[int] = []
-            for b in range(a, 15):
-                if b == 14 and a <= 2:
-                    # A..K..A cannot be, and 2..A holds the same cards as A..K, which the
-                    # engine reads with the Ace low: leave that reading to the [1, 13] window.
-                    break
-                if not has[b]:
-                    missing.append(b)
-                    if len(missing) > (1 if jokers else 0):
-                        break
-                if b - a < 2:
-                    continue
-                window = range(a, b + 1)
-                pts = sum(rank_points(v) for v in window)
-                if not missing:
-                    ids = [base + (v - 1) % 13 for v in window]
-                    add(ids, pts, tuple((i, None) for i in ids))
-                    if jokers:
-                        for p in window:
-                            jids = [base + (v - 1) % 13 if v != p else JOKER_ID for v in window]
-                            parts = tuple(
-                                (i, None) if i != JOKER_ID else (i, make(p, suit)) for i in jids
-                            )
-                            add(jids, pts, parts)
-                else:
-                    p = missing[0]
-                    jids = [base + (v - 1) % 13 if v != p else JOKER_ID for v in window]
-                    parts = tuple((i, None) if i != JOKER_ID else (i, make(p, suit)) for i in jids)
-                    add(jids, pts, parts)
+        pattern = 0
+        for r in range(13):
+            if cnt[base + r]:
+                pattern |= 2 << r  # bit v for value v = r + 1
+        if pattern & 2:
+            pattern |= 1 << 14  # the Ace is also value 14
+        key = (si, pattern, jokers)
+        runs = _RUNS.get(key)
+        if runs is None:
+            if len(_RUNS) >= _CACHE_LIMIT:
+                _RUNS.clear()
+            runs = _RUNS[key] = _suit_runs(si, pattern, jokers)
+        out += runs
     for r in range(13):
-        present = [si for si in range(4) if cnt[si * 13 + r] > 0]
-        pts1 = rank_points(14 if r == 0 else r + 1)
-        k = len(present)
-        subsets: list[list[int]] = []
-        for bits in range(1, 1 << k):
-            sub = [present[i] for i in range(k) if bits >> i & 1]
-            if len(sub) >= 2:
-                subsets.append(sub)
-        for sub in subsets:
-            ids = [si * 13 + r for si in sub]
-            if len(sub) >= 3:
-                add(ids, pts1 * len(sub), tuple((i, None) for i in ids))
-            if jokers and len(sub) <= 3:
-                miss = next(s for s in range(4) if s not in sub)
-                parts = (*((i, None) for i in ids), (JOKER_ID, make(r + 1, SUITS[miss])))
-                add([*ids, JOKER_ID], pts1 * (len(sub) + 1), parts)
-    return list(best.values())
+        held = 0  # the suits held of this rank, as bits
+        for si in range(4):
+            if cnt[si * 13 + r]:
+                held |= 1 << si
+        if _SET_SIZE[held] >= (2 if jokers else 3):
+            key = (r, held, jokers)
+            sets = _SETS.get(key)
+            if sets is None:
+                sets = _SETS[key] = _rank_sets(r, held, jokers)
+            out += sets
+    return out
 
 
-class _Search:
-    """Best packings of a hand: keeping a throwable card (L), laying everything (F) or keeping only
-    jokers (J). ``must`` is a card id that must be laid (the card taken from the fire pile)."""
+# Each suit's runs by (suit, pattern, jokers?) and each rank's sets by (rank, suits, jokers?).
+# Plain dicts, not functools.lru_cache: the cached values are tuples of plain values, which the
+# garbage collector stops tracking, while lru_cache's linked nodes would stay tracked and make
+# its full passes (several ms) come round during play. Bounded: cleared when full.
+_CACHE_LIMIT = 1 << 14
+_RUNS: dict[tuple[int, int, bool], tuple[_Cand, ...]] = {}
+_SETS: dict[tuple[int, int, bool], tuple[_Cand, ...]] = {}
+_SET_SIZE = tuple(bin(h).count("1") for h in range(16))
 
-    def __init__(self, hand: list[str], must: str | None = None) -> None:
-        ids = [card_id(c) for c in hand]
-        cnt = [0] * 53
-        for i in ids:
-            cnt[i] += 1
-        self.cands = _candidates(cnt)
-        live = sorted({c[2] for c in self.cands} | {i for c in self.cands for i, _ in c[3]})
-        live = [i for i in live if i != JOKER_ID]
-        self.live = live
-        self.by_low: dict[int, list[_Cand]] = {}
-        for c in self.cands:
-            self.by_low.setdefault(c[2], []).append(c)
-        self.dead = sum(cnt[i] for i in range(52) if i not in set(live))
-        self.must = card_id(must) if must is not None else -1
-        rem = 0
-        for i in live:
-            rem += cnt[i] << (3 * i)
-        rem += cnt[JOKER_ID] << (3 * JOKER_ID)
-        self.start = rem
-        self.memo: dict[int, tuple] = {}
-        self.jokers = [c for c in hand if is_joker(c)]
-        self.hand = hand
 
-    def run(self, rem: int) -> tuple:
-        got = self.memo.get(rem)
+def _suit_runs(si: int, pattern: int, jokers: bool) -> tuple[_Cand, ...]:
+    """The runs of one suit, given which values (bit v, 1..14) the hand holds."""
+    best: dict[int, _Cand] = {}
+    get = best.get
+    base = si * 13
+    for a in range(1, 13):
+        missing = 0  # the value of the one missing card (the joker's place), 0 if none
+        mask = 0  # the window's cards that the hand holds
+        pts = 0
+        for b in range(a, 15):
+            if b == 14 and a <= 2:
+                # A..K..A cannot be, and 2..A holds the same cards as A..K, which the
+                # engine reads with the Ace low: leave that reading to the [1, 13] window.
+                break
+            pts += _POINTS[b]
+            if pattern >> b & 1:
+                mask += _BIT[base + (b - 1) % 13]
+            elif missing or not jokers:
+                break
+            else:
+                missing = b
+            if b - a < 2:
+                continue
+            # The lowest id is the Ace's when the window ends on the high Ace (id base).
+            if not missing:
+                low = base if b == 14 else base + a - 1
+                old = get(mask)
+                if old is None or old[1] < pts:
+                    best[mask] = (mask, pts, low, "r", si, a, b, 0)
+                if jokers:
+                    second = base + a - 1 if b == 14 else base + a
+                    for p in range(a, b + 1):
+                        pid = base + (p - 1) % 13
+                        m = mask - _BIT[pid] + _JOKER_BIT
+                        old = get(m)
+                        if old is None or old[1] < pts:
+                            jlow = second if pid == low else low
+                            best[m] = (m, pts, jlow, "r", si, a, b, p)
+            else:
+                if b == 14 and missing != 14:
+                    low = base
+                else:
+                    low = base + (a if missing == a else a - 1)
+                m = mask + _JOKER_BIT
+                old = get(m)
+                if old is None or old[1] < pts:
+                    best[m] = (m, pts, low, "r", si, a, b, missing)
+    return tuple(best.values())
+
+
+def _rank_sets(r: int, held: int, jokers: bool) -> tuple[_Cand, ...]:
+    """The sets of one rank index, given the suits the hand holds of it (bits)."""
+    best: dict[int, _Cand] = {}
+    pts1 = rank_points(14 if r == 0 else r + 1)
+    present = [si for si in range(4) if held >> si & 1]
+    k = len(present)
+    for choice in range(1, 1 << k):
+        sub = [present[i] for i in range(k) if choice >> i & 1]
+        bits = sum(1 << si for si in sub)
+        n = len(sub)
+        if n < 2:
+            continue
+        mask = 0
+        for si in sub:
+            mask += _BIT[si * 13 + r]
+        low = sub[0] * 13 + r
+        if n >= 3:
+            pts = pts1 * n
+            old = best.get(mask)
+            if old is None or old[1] < pts:
+                best[mask] = (mask, pts, low, "s", r, bits, 0, -1)
+        if jokers and n <= 3:
+            miss = next(x for x in range(4) if x not in sub)
+            m = mask + _JOKER_BIT
+            pts = pts1 * (n + 1)
+            old = best.get(m)
+            if old is None or old[1] < pts:
+                best[m] = (m, pts, low, "s", r, bits, 0, miss)
+    return tuple(best.values())
+
+
+def _solve(by_low: dict[int, list[tuple[int, int, _Cand]]], must: int, start: int) -> tuple:
+    """The memoised search over what is left in hand (``rem``, packed): for each of L, F and J
+    the best (points, chain of candidates) or None. A closure, not a method: attribute look-ups
+    were a good part of its time."""
+    memo: dict[int, tuple] = {}
+    memo_get = memo.get
+    cands_of = by_low.get
+    guard = _GUARD
+    normal_fields = _NORMAL_FIELDS
+    bit = _BIT
+    joker_shift = 3 * JOKER_ID
+
+    def run(rem: int) -> tuple:
+        got = memo_get(rem)
         if got is not None:
             return got
-        first = -1
-        for i in self.live:
-            if (rem >> (3 * i)) & 7:
-                first = i
-                break
-        if first < 0:
-            k = (rem >> (3 * JOKER_ID)) & 7
+        # The lowest card still in hand: ``rem`` holds only live cards and jokers, and the lowest
+        # set bit below the jokers' field is in the lowest id's field.
+        normal = rem & normal_fields
+        if not normal:
+            k = (rem >> joker_shift) & 7
             out = (None, (0, ()) if k == 0 else None, (0, ()) if k else None)
-            self.memo[rem] = out
+            memo[rem] = out
             return out
+        first = ((normal & -normal).bit_length() - 1) // 3
         best_l = best_f = best_j = None
         # keep the card (a kept card is throwable, so the rest may be laid in any way)
-        if first != self.must or ((rem >> (3 * first)) & 7) > 1:
-            sub = self.run(rem - (1 << (3 * first)))
-            for x in sub:
-                if x is not None and (best_l is None or x[0] > best_l[0]):
-                    best_l = x
-        for cand in self.by_low.get(first, ()):
-            mask = cand[0]
-            if ((rem | _GUARD) - mask) & _GUARD != _GUARD:
+        if first != must or ((rem >> (3 * first)) & 7) > 1:
+            # The best of the three, the first one on a tie.
+            kl, kf, kj = run(rem - bit[first])
+            best_l = kl
+            if kf is not None and (best_l is None or kf[0] > best_l[0]):
+                best_l = kf
+            if kj is not None and (best_l is None or kj[0] > best_l[0]):
+                best_l = kj
+        with_guard = rem | guard
+        for mask, v, cand in cands_of(first, ()):
+            if (with_guard - mask) & guard != guard:
                 continue
-            sl, sf, sj = self.run(rem - mask)
-            v = cand[1]
+            sl, sf, sj = run(rem - mask)
             if sl is not None and (best_l is None or sl[0] + v > best_l[0]):
                 best_l = (sl[0] + v, (cand, sl[1]))
             if sf is not None and (best_f is None or sf[0] + v > best_f[0]):
@@ -175,8 +252,55 @@ class _Search:
             if sj is not None and (best_j is None or sj[0] + v > best_j[0]):
                 best_j = (sj[0] + v, (cand, sj[1]))
         out = (best_l, best_f, best_j)
-        self.memo[rem] = out
+        memo[rem] = out
         return out
+
+    try:
+        return run(start)
+    finally:
+        # ``run`` refers to itself through its closure cell: unbind it, so the function, its
+        # cells and the memo are freed now by reference counting. Left as a cycle, they piled up
+        # for the garbage collector, whose passes were the finder's slowest calls.
+        run = None
+
+
+class _Search:
+    """Best packings of a hand: keeping a throwable card (L), laying everything (F) or keeping only
+    jokers (J). ``must`` is a card id that must be laid (the card taken from the fire pile)."""
+
+    def __init__(self, hand: list[str], must: str | None = None) -> None:
+        cnt = [0] * 53
+        full = 0
+        for c in hand:
+            i = card_id(c)
+            cnt[i] += 1
+            full += _BIT[i]
+        self.cands = _candidates(cnt)
+        # A candidate holds each id at most once, so OR-ing the masks marks every id that some
+        # candidate uses (a 1 in its field): the live cards. Times 7 fills those fields.
+        union = 0
+        by_low: dict[int, list[tuple[int, int, _Cand]]] = {}
+        for c in self.cands:
+            union |= c[0]
+            by_low.setdefault(c[2], []).append((c[0], c[1], c))
+        self.union = union
+        live_fields = union * 7 & _NORMAL_FIELDS
+        rem = full & live_fields
+        # Some card fits no candidate: it is kept whatever the plan, so a card is left to throw.
+        self.dead = rem != full & _NORMAL_FIELDS
+        self.start = rem + (full - (full & _NORMAL_FIELDS))
+        self.by_low = by_low
+        self.must = card_id(must) if must is not None else -1
+        self.jokers = [c for c in hand if is_joker(c)]
+        self.hand = hand
+
+    def search(self) -> tuple:
+        """The best (points, chain) keeping a throwable card, laying all, keeping only jokers."""
+        return _solve(self.by_low, self.must, self.start)
+
+    def live(self, cid: int) -> bool:
+        """Does some candidate meld hold this card id?"""
+        return bool(self.union >> (3 * cid) & 1)
 
     def plan(self, found: tuple | None) -> Plan | None:
         if found is None:
@@ -187,7 +311,7 @@ class _Search:
         while chain:
             cand, chain = chain
             toks: list[Token] = []
-            for i, stands in cand[3]:
+            for i, stands in parts(cand):
                 if i == JOKER_ID:
                     toks.append((jokers.pop(0), stands))
                 else:
@@ -206,9 +330,9 @@ def analyse(
     if must is not None and is_joker(must):
         return _analyse_joker(list(hand))
     s = _Search(list(hand), must)
-    if must is not None and card_id(must) not in s.live:
+    if must is not None and not s.live(card_id(must)):
         return None, None
-    left, full, only_jokers = s.run(s.start)
+    left, full, only_jokers = s.search()
     if s.dead:
         # Dead cards are kept: any packing of the live cards keeps a throwable card.
         cands = [x for x in (left, full, only_jokers) if x is not None]
@@ -226,11 +350,11 @@ def _analyse_joker(hand: list[str]) -> tuple[Plan | None, Plan | None]:
     best_left: Plan | None = None
     best_full: Plan | None = None
     for cand in _candidates(cnt):
-        if all(i != JOKER_ID for i, _ in cand[3]):
+        if not cand[0] & _JOKER_BIT * 7:
             continue
         toks: list[Token] = []
         rest = Counter(hand)
-        for i, stands in cand[3]:
+        for i, stands in parts(cand):
             card = jokers[0] if i == JOKER_ID else ID_TO_CARD[i]
             toks.append((card, stands if i == JOKER_ID else None))
             rest[card] -= 1
@@ -265,9 +389,11 @@ def complete_hand(hand: list[str] | tuple[str, ...]) -> Plan | None:
     return analyse(hand)[1]
 
 
-def lay_offs(hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]) -> list[str]:
-    """Every single-card lay-off as action text (``off 2 8H``; jokers named at each free place)."""
-    out: list[str] = []
+def lay_offs(
+    hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]
+) -> list[Action]:
+    """Every single-card lay-off (``off 2 8H``; jokers named at each free place)."""
+    out: list[Action] = []
     for n, meld in enumerate(melds, start=1):
         for card in dict.fromkeys(hand):
             for tok in _lay_tokens(card, meld):
@@ -275,9 +401,9 @@ def lay_offs(hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[M
                     extend(meld, [tok])
                 except MeldError:
                     continue
-                text = f"off {n} {tok[0] if tok[1] is None else f'{tok[0]}={tok[1]}'}"
-                if text not in out:
-                    out.append(text)
+                action = actions.off(n, (tok,))
+                if action not in out:
+                    out.append(action)
     return out
 
 
@@ -297,14 +423,14 @@ def _lay_tokens(card: str, meld: Meld) -> list[Token]:
 
 def joker_swaps(
     hand: list[str] | tuple[str, ...], melds: tuple[Meld, ...] | list[Meld]
-) -> list[str]:
-    """Every joker swap the hand allows, as action text (``swap 2 7D``)."""
+) -> list[Action]:
+    """Every joker swap the hand allows (``swap 2 7D``)."""
     have = Counter(hand)
     out = []
     for n, meld in enumerate(melds, start=1):
         need = swap_needs(meld)
         if need and not Counter(need) - have:
-            out.append(f"swap {n} {' '.join(need)}")
+            out.append(actions.swap(n, need))
     return out
 
 
@@ -343,7 +469,7 @@ def can_use(hand: list[str], card: str, melds: tuple[Meld, ...] | list[Meld]) ->
     for c in hand:
         cnt[card_id(c)] += 1
     for cand in _candidates(cnt):
-        ids = [i for i, _ in cand[3]]
+        ids = [i for i, _ in parts(cand)]
         if cid in ids and throwable - sum(1 for i in ids if i != JOKER_ID) >= 1:
             return True
     have = Counter(hand)
@@ -381,7 +507,7 @@ def can_use(hand: list[str], card: str, melds: tuple[Meld, ...] | list[Meld]) ->
         for c in [*after.elements(), joker]:
             cnt2[card_id(c)] += 1
         for cand in _candidates(cnt2):
-            ids = [i for i, _ in cand[3]]
+            ids = [i for i, _ in parts(cand)]
             if cid in ids and JOKER_ID in ids and left - (len(ids) - 1) >= 1:
                 return True
         if any(
@@ -424,7 +550,9 @@ def hints(
     melds: tuple[Meld, ...] | list[Meld],
     fire_card: str | None = None,
 ) -> dict:
-    """What the easy table suggests to the seat to play (JSON-able)."""
+    """What the easy table may suggest to the seat to play, as actions: ``opening`` (with
+    ``opening_points``), ``hand``, ``lay`` (each an Action or None), ``off`` and ``swap`` (lists).
+    The engine keeps those it accepts and writes them as text for the view."""
     left, full = analyse(hand, fire_card)
     out: dict = {"opening": None, "hand": None, "lay": None, "off": [], "swap": []}
     if full is not None and not opened:

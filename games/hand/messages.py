@@ -1,35 +1,25 @@
-"""Why an action was refused: stable code -> words a player understands, Arabic and English.
+"""Hand's own refusal codes: stable code -> words a player understands, Arabic and English.
 
-The codes are part of the contract (scenario files, the client, the match log): never rename one;
-add new ones instead.
+Codes both games share (bad_action, not_your_turn, match_over, no_such_seat, server_only,
+bad_options, bad_players) live in games/messages.py; ``IllegalAction.message(lang)`` looks here
+first, then there. The codes are part of the contract (scenario files, the client, the match
+log): never rename one; add new ones instead.
 """
 
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "bad_action": {
-        "ar": "لم نفهم هذه الحركة.",
-        "en": "That move could not be understood.",
-    },
     "bad_card": {
         "ar": "هذه ليست ورقة من أوراق اللعبة.",
         "en": "That is not a card of this game.",
-    },
-    "no_such_seat": {
-        "ar": "لا يوجد لاعب في هذا المقعد.",
-        "en": "There is no player in that seat.",
-    },
-    "not_your_turn": {
-        "ar": "ليس دورك.",
-        "en": "It is not your turn.",
     },
     "round_over": {
         "ar": "انتهت الجولة؛ انتظر الجولة التالية.",
         "en": "The round is over; wait for the next one.",
     },
-    "match_over": {
-        "ar": "انتهت المباراة.",
-        "en": "The match is over.",
+    "partners_need_four": {
+        "ar": "اللعب بالشراكة لأربعة لاعبين فقط.",
+        "en": "Partners needs four players.",
     },
     "round_in_play": {
         "ar": "الجولة ما زالت جارية.",
@@ -147,8 +137,3 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Lay down the first joker before taking another.",
     },
 }
-
-
-def message(code: str) -> dict[str, str]:
-    """{"ar": ..., "en": ...} for a refusal code (a generic text for an unknown one)."""
-    return MESSAGES.get(code, MESSAGES["bad_action"])

@@ -8,8 +8,8 @@ from typing import Any
 
 from verify.fairness import HAND_DECK, RandomSource
 
-from . import bot, engine
-from .actions import parse
+from . import engine
+from .actions import meld_tokens
 from .cards import sort_cards
 from .melds import build as make_meld
 
@@ -17,6 +17,7 @@ DEFAULT_SECRET = "00" * 32
 
 
 def _rng(position: dict) -> RandomSource:
+    # The match's one random source (no seeds: a scenario has no browsers).
     secret = bytes.fromhex(position.get("secret", DEFAULT_SECRET))
     return RandomSource(secret, "hand", position.get("ident", "scenario"))
 
@@ -26,7 +27,7 @@ def _cards(x: str | list[str]) -> list[str]:
 
 
 def build_state(position: dict) -> tuple[engine.State, RandomSource]:
-    """The state a scenario position describes, and the round's random source."""
+    """The state a scenario position describes, and the match's random source."""
     opts = engine.Options(**position.get("options", {}))
     rng = _rng(position)
     n = opts.players
@@ -36,8 +37,7 @@ def build_state(position: dict) -> tuple[engine.State, RandomSource]:
     hands = [sort_cards(_cards(h)) for h in position["hands"]]
     melds = []
     for m in position.get("melds", []):
-        toks = parse("lay " + m["cards"]).melds[0]
-        melds.append(make_meld(m["owner"], list(toks)))
+        melds.append(make_meld(m["owner"], list(meld_tokens(m["cards"]))))
     fire = _cards(position.get("fire", []))
     used = Counter(c for h in hands for c in h) + Counter(fire)
     used += Counter(c for m in melds for c in m.cards)
@@ -82,14 +82,9 @@ def build(position: dict) -> tuple[engine.State, RandomSource]:
     return build_state(position)
 
 
-def step(state: engine.State, seat: int, action: str, rng: Any) -> engine.State:
-    """Play one step. Besides the engine's actions, two server-side steps: ``next round`` (deal the
-    next round from this random source) and ``auto`` (the time-out auto-play of ``seat``)."""
-    text = action.strip().lower()
-    if text == "next round":
-        return engine.next_round(state, rng)
-    if text == "auto":
-        return bot.auto_play(state, seat, rng)[0]
+def step(state: engine.State, seat: int | None, action: str, rng: Any) -> engine.State:
+    """Play one logged action, the server's included: ``deal`` (seat null) deals the next round,
+    ``timeout`` plays a seat's timed-out turn. Refusals raise ``games.contract.IllegalAction``."""
     return engine.apply(state, seat, action, rng)
 
 
@@ -110,8 +105,8 @@ def check(state: engine.State, expect: dict) -> list[str]:
         if key == "hands":
             for seat, cards in want.items():
                 eq(f"hand of seat {seat}", sorted(r.hands[int(seat)]), _multiset(cards))
-        elif key == "counts":
-            eq("counts", [len(h) for h in r.hands], want)
+        elif key == "hand_counts":
+            eq("hand_counts", [len(h) for h in r.hands], want)
         elif key in ("turn", "phase", "fire_card", "joker_due", "reshuffles", "first_turn"):
             eq(key, getattr(r, key), want)
         elif key == "round":

@@ -122,7 +122,7 @@ async function hmac(keyBytes, data) {
   return new Uint8Array(await subtle().sign("HMAC", key, data));
 }
 
-/** The round (Hand) or match (Jakaro) key: HMAC-SHA256(secret, keyMessage). 32 bytes. */
+/** The match key (either game): HMAC-SHA256(secret, keyMessage). 32 bytes. */
 export async function deriveKey(secretHex, game, id, seeds) {
   const secret = fromHex(parseHex64(secretHex, "the secret"));
   return hmac(secret, utf8(keyMessage(game, id, seeds)));

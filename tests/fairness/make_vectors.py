@@ -4,7 +4,8 @@
 docs/fairness.md from the file. Run it without ``--markdown`` only on purpose: the file is
 frozen, and the tests check that verify/fairness.py, the standalone verifier and the browser
 verifier all still give it. Regenerating it after an accidental change to the algorithm would
-hide that change.
+hide that change. (It was regenerated on purpose once, when Hand moved to one source per match:
+its vectors changed their ids and purposes; every Jakaro vector stayed byte for byte the same.)
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ def build() -> dict[str, Any]:
     """All vectors, plus the commitment-mismatch and one-bit cases."""
     s1 = bytes(range(32))
     seeds1 = {seat: _seed(f"seat {seat}") for seat in range(4)}
+    hand_seeds = {seat: _seed(f"hand seat {seat}") for seat in range(4)}
     flipped = s1[:-1] + bytes([s1[-1] ^ 1])
     vectors = [
         vector(
@@ -133,23 +135,24 @@ def build() -> dict[str, Any]:
             trace=True,
         ),
         vector(
-            "hand-round",
-            "A Hand round (round 7 of its match): the 106-card deal.",
-            _h("sahrat vector hand-round"),
+            "hand-match",
+            "A Hand match (public id match-1042) with four browser seeds: one source for the "
+            "whole match, so rounds 1 and 7 are two purposes of it.",
+            _h("sahrat vector hand-match"),
             "hand",
-            "round-7",
-            {seat: _seed(f"hand seat {seat}") for seat in range(4)},
-            ["deal/7"],
+            "match-1042",
+            hand_seeds,
+            ["deal/1", "deal/7"],
         ),
         vector(
             "hand-reshuffle",
-            "Same round as hand-round: the fire pile (minus its top card), oldest card first, "
-            "shuffled into a new stock.",
-            _h("sahrat vector hand-round"),
+            "Same match as hand-match: in round 7 the stock ran out twice; each time the fire "
+            "pile (minus its top card), oldest card first, was shuffled into a new stock.",
+            _h("sahrat vector hand-match"),
             "hand",
-            "round-7",
-            {seat: _seed(f"hand seat {seat}") for seat in range(4)},
-            ["reshuffle/1", "reshuffle/2"],
+            "match-1042",
+            hand_seeds,
+            ["reshuffle/7/1", "reshuffle/7/2"],
             items=["7H", "7S", "JK1", "QD", "QC", "2H", "3H", "4H", "KD", "KS", "AS", "9C"],
             trace=True,
         ),
@@ -167,7 +170,7 @@ def build() -> dict[str, Any]:
             "Seats 2 and 10: seeds are listed by seat number (2 before 10), not as text.",
             _h("sahrat vector seat order"),
             "hand",
-            "round-1",
+            "match-7",
             {10: "b", 2: "a"},
             ["deal/1"],
         ),
@@ -201,6 +204,17 @@ def build() -> dict[str, Any]:
             [("below/1", 1), ("below/2", 2), ("below/3", 3), ("below/max", 1 << 32)],
             items=["a", "b", "c", "d", "e"],
             trace=True,
+        ),
+        vector(
+            "hand-seats-without-seed",
+            "A four-seat Hand match where seats 1 and 3 sent no browser seed (a bot, or a "
+            "browser without WebCrypto): only seats 0 and 2 have a line, and no seed is made "
+            "for the others. The deals of rounds 1 and 2.",
+            _h("sahrat vector bots"),
+            "hand",
+            "match-2044",
+            {0: _seed("bots seat 0"), 2: _seed("bots seat 2")},
+            ["deal/1", "deal/2"],
         ),
     ]
     other = _h("not the committed secret")

@@ -116,13 +116,14 @@ def test_one_bit_of_a_seed_or_the_purpose_changes_the_deck() -> None:
     assert _source(FIRST).deck("deal/0") != base  # "1" and "0" differ in one bit
 
 
-def test_new_secret_and_seed_have_the_published_forms() -> None:
+def test_new_secret_has_the_published_form_and_the_server_makes_no_seed() -> None:
     secret = fairness.new_secret()
     assert len(secret) == 32 and secret != fairness.new_secret()
+    assert re.fullmatch(r"[0-9a-f]{64}", secret.hex())  # published: lowercase, no whitespace
     assert fairness.parse_secret(secret.hex()) == secret
     assert re.fullmatch(r"[0-9a-f]{64}", fairness.commitment(secret))
-    seed = fairness.new_seed()
-    assert fairness.check_token(seed, "a seed") == seed
+    # Seeds come only from players' browsers (docs/fairness.md §5): no server-made seed.
+    assert not hasattr(fairness, "new_seed")
 
 
 SECRET = bytes(32)

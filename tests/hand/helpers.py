@@ -1,4 +1,9 @@
-"""Shared helpers for the Hand tests: play whole matches with any bots, check invariants."""
+"""Shared helpers for the Hand tests: play whole matches through the registry, check invariants.
+
+A match has one random source (verify/fairness.py), built once from its secret; its log holds
+every action, the server's ``deal`` (seat None) and ``timeout`` included, so
+``games.contract.replay`` rebuilds it with no Hand-specific code.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,21 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+import games
 from games.hand import bot, engine
 from verify.fairness import HAND_DECK, RandomSource
 
+GAME = games.get("hand")
+IDENT = "test-match"
 
-def round_rng(secret: bytes, number: int) -> RandomSource:
-    return RandomSource(secret, "hand", f"test-r{number}", {0: "seed0"})
+Log = list[tuple[int | None, str]]
+# A player: (state, seat, rng) -> (new state, the action text it played)
+Player = Callable[[engine.State, int, RandomSource], tuple[engine.State, str]]
+
+
+def match_rng(secret: bytes) -> RandomSource:
+    """The match's one random source: seat 0 sent a browser seed, the other seats none."""
+    return RandomSource(secret, "hand", IDENT, {0: "seed0"})
 
 
 def all_cards(state: engine.State) -> Counter:
@@ -26,14 +40,15 @@ def all_cards(state: engine.State) -> Counter:
     return c
 
 
-def random_chooser(rnd: random.Random) -> Callable[[engine.State, int, RandomSource], tuple]:
+def random_chooser(rnd: random.Random) -> Player:
     """A random player: tries random candidate actions until one is accepted."""
 
     def play(state: engine.State, seat: int, rng: RandomSource) -> tuple[engine.State, str]:
-        v = engine.view(state, seat)
-        for text in bot.random_move(v, rnd):
+        v = GAME.view(state, seat)
+        for action in bot.random_move(v, rnd):
+            text = action.to_str()
             try:
-                return engine.apply(state, seat, text, rng), text
+                return GAME.apply(state, seat, text, rng), text
             except engine.IllegalAction:
                 continue
         raise AssertionError(f"no accepted action for seat {seat}: {v}")
@@ -41,10 +56,13 @@ def random_chooser(rnd: random.Random) -> Callable[[engine.State, int, RandomSou
     return play
 
 
-def view_chooser(choose: Callable[[dict], str]) -> Callable:
+def view_chooser(choose: Callable[[dict], object]) -> Player:
+    """A player from a bot that picks from the seat's view (Action or text)."""
+
     def play(state: engine.State, seat: int, rng: RandomSource) -> tuple[engine.State, str]:
-        text = choose(engine.view(state, seat))
-        return engine.apply(state, seat, text, rng), text
+        chosen = choose(GAME.view(state, seat))
+        text = chosen if isinstance(chosen, str) else chosen.to_str()
+        return GAME.apply(state, seat, text, rng), text
 
     return play
 
@@ -52,39 +70,28 @@ def view_chooser(choose: Callable[[dict], str]) -> Callable:
 def play_match(
     options: engine.Options,
     secret: bytes,
-    players: list[Callable],
+    players: list[Player],
     on_step: Callable[[engine.State], None] | None = None,
     max_steps: int = 20000,
-) -> tuple[engine.State, list[tuple[int, int, str]]]:
-    """Play a whole match; return the final state and the log (round, seat, action)."""
-    state = engine.new_match(options, round_rng(secret, 1))
-    rng = round_rng(secret, 1)
-    log: list[tuple[int, int, str]] = []
+) -> tuple[engine.State, Log]:
+    """Play a whole match through the registry; return the final state and its log."""
+    rng = match_rng(secret)
+    state = GAME.new_match(options, rng)
+    log: Log = []
     for _ in range(max_steps):
-        if state.status == "match_over":
-            return state, log
-        if state.status == "round_over":
-            rng = round_rng(secret, state.round.number + 1)
-            state = engine.next_round(state, rng)
+        server = GAME.server_step(state)
+        if server is not None:
+            state = GAME.apply(state, None, server, rng)
+            log.append((None, server))
             continue
-        seat = state.round.turn
+        seat = GAME.to_move(state)
+        if seat is None:
+            return state, log
         state, text = players[seat](state, seat, rng)
-        log.append((state.round.number, seat, text))
+        log.append((seat, text))
         if on_step:
             on_step(state)
     raise AssertionError("the match did not finish")
-
-
-def replay(options: engine.Options, secret: bytes, log: list[tuple[int, int, str]]) -> engine.State:
-    """Replay a match's log from its secret (as the Verify page does)."""
-    state = engine.new_match(options, round_rng(secret, 1))
-    rng = round_rng(secret, 1)
-    for number, seat, text in log:
-        while state.round.number < number:
-            rng = round_rng(secret, state.round.number + 1)
-            state = engine.next_round(state, rng)
-        state = engine.apply(state, seat, text, rng)
-    return state
 
 
 DECK = Counter(HAND_DECK)

@@ -9,8 +9,8 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hand import finder, melds
-from games.hand.cards import ID_TO_CARD, is_joker
+from games.hand import actions, finder, melds
+from games.hand.cards import ID_TO_CARD, JOKER_ID, SUITS, card_id, is_joker, make, rank_points
 from verify.fairness import HAND_DECK
 
 NORMAL = list(ID_TO_CARD)
@@ -168,6 +168,75 @@ def test_lay_offs_and_swaps() -> None:
         melds.build(1, [("7S", None), ("7H", None), ("JK1", "7D")]),
     ]
     offs = finder.lay_offs(["4S", "8S", "7C", "KD"], table)
-    assert offs == ["off 1 4S", "off 1 8S", "off 2 7C"]
-    assert finder.joker_swaps(["7D", "7C"], table) == ["swap 2 7D 7C"]
+    # Actions are values: built from fields, written as text only by to_str.
+    assert offs == [
+        actions.off(1, (("4S", None),)),
+        actions.off(1, (("8S", None),)),
+        actions.off(2, (("7C", None),)),
+    ]
+    assert [a.to_str() for a in offs] == ["off 1 4S", "off 1 8S", "off 2 7C"]
+    assert finder.joker_swaps(["7D", "7C"], table) == [actions.parse("swap 2 7D 7C")]
     assert finder.joker_swaps(["7D"], table) == []
+    assert finder.lay_offs(["JK2"], table[:1]) == [
+        actions.parse("off 1 JK2=4S"),
+        actions.parse("off 1 JK2=8S"),
+    ]
+
+
+def _reference_candidates(hand: list[str]) -> list[tuple]:
+    """Every candidate meld, listed the plain way (the finder before it was made fast): runs by
+    suit and window, then sets by rank; a card multiset met twice keeps its first place and the
+    higher points. The fast finder must give the same list in the same order."""
+    cnt = Counter(card_id(c) for c in hand)
+    jokers = cnt[JOKER_ID]
+    best: dict[tuple, tuple] = {}
+
+    def add(ids: list[int], pts: int, parts: tuple) -> None:
+        key = tuple(sorted(ids))
+        if key not in best or best[key][1] < pts:
+            best[key] = (key, pts, min(i for i in ids if i != JOKER_ID), parts)
+
+    for si, suit in enumerate(SUITS):
+        for a in range(1, 13):
+            for b in range(a + 2, 15):
+                if b == 14 and a <= 2:
+                    break
+                window = range(a, b + 1)
+                missing = [v for v in window if not cnt[si * 13 + (v - 1) % 13]]
+                if len(missing) > (1 if jokers else 0):
+                    break
+                pts = sum(rank_points(v) for v in window)
+                places = [] if missing else [None]
+                places += missing or (list(window) if jokers else [])
+                for p in places:
+                    parts = tuple(
+                        (JOKER_ID, make(v, suit)) if v == p else (si * 13 + (v - 1) % 13, None)
+                        for v in window
+                    )
+                    add([i for i, _ in parts], pts, parts)
+    for r in range(13):
+        present = [si for si in range(4) if cnt[si * 13 + r]]
+        pts1 = rank_points(14 if r == 0 else r + 1)
+        for bits in range(1, 1 << len(present)):
+            sub = [s for i, s in enumerate(present) if bits >> i & 1]
+            ids = [si * 13 + r for si in sub]
+            if len(sub) >= 3:
+                add(ids, pts1 * len(sub), tuple((i, None) for i in ids))
+            if jokers and 2 <= len(sub) <= 3:
+                miss = next(s for s in range(4) if s not in sub)
+                joker = (JOKER_ID, make(r + 1, SUITS[miss]))
+                add([*ids, JOKER_ID], pts1 * (len(sub) + 1), (*((i, None) for i in ids), joker))
+    return [(pts, low, parts) for _, pts, low, parts in best.values()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(3, 30), st.integers(0, 2))
+def test_candidates_are_the_plain_list_in_the_same_order(rnd, size: int, jokers: int) -> None:
+    deck = [c for c in HAND_DECK if not is_joker(c)]
+    rnd.shuffle(deck)
+    hand = deck[: size - jokers] + ["JK1", "JK2"][:jokers]
+    cnt = [0] * 53
+    for c in hand:
+        cnt[card_id(c)] += 1
+    got = [(c[1], c[2], finder.parts(c)) for c in finder._candidates(cnt)]
+    assert got == _reference_candidates(hand)

@@ -1,5 +1,5 @@
 """Property tests on random play: cards conserved, JSON exact, views leak nothing, matches end,
-and a match replays from its secret."""
+and a match replays from its log and its one random source."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hand import bot, engine
+from games import contract
+from games.hand import engine
 
-from .helpers import DECK, all_cards, play_match, random_chooser, replay
+from .helpers import DECK, GAME, all_cards, match_rng, play_match, random_chooser
 
 OPTIONS = st.sampled_from(
     [
@@ -39,7 +40,8 @@ def _hide_check(state: engine.State, rnd: random.Random) -> None:
                 hands[s] = tuple(sorted(hidden[pos : pos + len(h)]))
                 pos += len(h)
         other = replace(state, round=replace(r, hands=tuple(hands), stock=tuple(hidden[pos:])))
-        assert engine.view(other, seat) == engine.view(state, seat)
+        assert GAME.view(other, seat) == GAME.view(state, seat)
+        assert GAME.spectator_view(other) == GAME.spectator_view(state)
 
 
 @settings(max_examples=40, deadline=None)
@@ -58,9 +60,10 @@ def test_random_matches_keep_every_invariant(options, secret, seed) -> None:
     players = [random_chooser(rnd)] * options.players
     final, log = play_match(options, secret, players, on_step)
     assert final.status == "match_over"
-    assert sum(engine.shares(final).values()) == 1
-    # Replaying the log from the secret gives the same state.
-    assert engine.to_json(replay(options, secret, log)) == engine.to_json(final)
+    assert sum(GAME.outcome(final).shares.values()) == 1
+    # Replaying the log from the match's source gives the same state.
+    again = contract.replay(GAME, options, match_rng(secret), log)
+    assert GAME.to_json(again) == GAME.to_json(final)
 
 
 @settings(max_examples=10, deadline=None)
@@ -76,46 +79,54 @@ def test_bot_matches_finish_and_replay(players, plain, secret) -> None:
     final, log = play_match(options, secret, seats, lambda s: None)
     assert final.status == "match_over"
     assert len(final.history) >= 2
-    assert engine.to_json(replay(options, secret, log)) == engine.to_json(final)
+    assert (None, "deal") in log  # the next round is the server's logged action
+    again = contract.replay(GAME, options, match_rng(secret), log)
+    assert GAME.to_json(again) == GAME.to_json(final)
+    assert GAME.outcome(again) == GAME.outcome(final)
 
 
 def _bot_step(state, seat, rng):
-    text = bot.choose(engine.view(state, seat))
-    return engine.apply(state, seat, text, rng), text
+    text = GAME.bot_action(GAME.view(state, seat))
+    return GAME.apply(state, seat, text, rng), text
 
 
 @settings(max_examples=10, deadline=None)
 @given(SECRETS, st.integers(0, 2**32))
-def test_auto_play_never_lays_and_never_throws_a_joker(secret, seed) -> None:
+def test_timeout_never_lays_never_throws_a_joker_and_replays(secret, seed) -> None:
     rnd = random.Random(seed)
     options = engine.Options(players=3, rounds=1)
     chooser = random_chooser(rnd)
+    timeouts = [0]
 
     def mixed(state, seat, rng):
-        if rnd.random() < 0.3:
-            before = state.round
-            new, done = bot.auto_play(state, seat, rng)
-            if new.status == "playing" or (new.round.result and not new.round.result.blocked):
-                assert len(new.round.melds) == len(before.melds)
-                assert all(
-                    m.cards == o.cards or (before.swap_undo and i == before.swap_undo[0])
-                    for i, (m, o) in enumerate(zip(new.round.melds, before.melds, strict=True))
-                )
-                thrown = done[-1].split()[1]
-                assert not thrown.startswith("JK") or all(
-                    c.startswith("JK") for c in state.round.hands[seat]
-                )
-            return new, ";".join(done)
-        return chooser(state, seat, rng)
+        if rnd.random() >= 0.3:
+            return chooser(state, seat, rng)
+        text = GAME.auto_action(state, seat)
+        assert text == "timeout"
+        before = state.round
+        new = GAME.apply(state, seat, text, rng)
+        timeouts[0] += 1
+        if new.status == "playing" or (new.round.result and not new.round.result.blocked):
+            # Nothing laid: every meld is as it was, or as it was before the undone swap.
+            assert len(new.round.melds) == len(before.melds)
+            assert all(
+                m.cards == o.cards or (before.swap_undo and i == before.swap_undo[0])
+                for i, (m, o) in enumerate(zip(new.round.melds, before.melds, strict=True))
+            )
+            thrown = new.round.fire[-1]
+            left = new.round.hands[seat]
+            assert not thrown.startswith("JK") or all(c.startswith("JK") for c in left)
+        if new.status == "playing":
+            assert new.round.turn != seat  # one action ends the whole turn
+        return new, text
 
-    # auto-play logs several actions as one step here; the log is not replayed in this test.
-    final, _ = play_match(options, secret, [mixed] * 3)
-    assert final.status == "match_over"
+    final, log = play_match(options, secret, [mixed] * 3)
+    assert final.status == "match_over" and timeouts[0] > 0
+    again = contract.replay(GAME, options, match_rng(secret), log)
+    assert GAME.to_json(again) == GAME.to_json(final)
 
 
 def test_json_round_trip_of_a_fresh_match() -> None:
-    from .helpers import round_rng
-
-    s = engine.new_match(engine.Options(players=4, partners=True), round_rng(b"\x01" * 32, 1))
-    assert engine.from_json(engine.to_json(s)) == s
+    s = GAME.new_match(engine.Options(players=4, partners=True), match_rng(b"\x01" * 32))
+    assert GAME.from_json(GAME.to_json(s)) == s
     assert all_cards(s) == DECK

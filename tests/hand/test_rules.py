@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+import games
+from games import contract
 from games.hand import actions, engine, melds
 from games.hand.cards import hand_value
 from games.hand.messages import MESSAGES
 from games.hand.scenario import build_state
+from games.messages import COMMON
 
 H1 = "2C 4C 6C 8C 10C QC AC 3C 5C 7C 9C JC KC 2D"
 
@@ -36,6 +39,7 @@ def pos(**kw):
         "swap 3 7D 7C",
         "throw 9D",
         "timeout",
+        "deal",
     ],
 )
 def test_action_text_round_trip(text: str) -> None:
@@ -67,7 +71,7 @@ def test_bad_action_texts(text: str, code: str) -> None:
 
 
 def toks(text: str) -> list:
-    return list(actions.parse("lay " + text).melds[0])
+    return list(actions.meld_tokens(text))
 
 
 @pytest.mark.parametrize(
@@ -138,7 +142,9 @@ def test_refused_action_leaves_state_unchanged() -> None:
     with pytest.raises(engine.IllegalAction) as exc:
         engine.apply(state, 0, "throw JK1", rng)
     assert exc.value.code == "card_not_in_hand"
-    assert exc.value.message["ar"] and exc.value.message["en"]
+    assert isinstance(exc.value, contract.IllegalAction)
+    assert exc.value.message("en") == "That card is not in your hand."
+    assert exc.value.message("ar") == MESSAGES["card_not_in_hand"]["ar"]
     assert engine.to_json(state) == before
 
 
@@ -156,8 +162,14 @@ def test_every_refusal_code_has_arabic_and_english() -> None:
     codes = _codes_in_source()
     assert len(codes) > 25
     for code in codes:
-        assert code in MESSAGES, code
-        assert MESSAGES[code]["ar"].strip() and MESSAGES[code]["en"].strip()
+        words = MESSAGES.get(code) or COMMON.get(code)
+        assert words, code
+        assert words["ar"].strip() and words["en"].strip()
+
+
+def test_shared_codes_live_only_in_the_shared_messages() -> None:
+    assert not set(MESSAGES) & set(COMMON)
+    assert {"match_over", "not_your_turn", "bad_action", "server_only"} <= _codes_in_source()
 
 
 def test_check_matches_apply() -> None:
@@ -208,13 +220,46 @@ def test_shares_with_ties() -> None:
     assert sum(sh.values()) == 1
 
 
-def test_options_validated() -> None:
-    with pytest.raises(ValueError):
-        engine.Options(players=3, partners=True)
-    with pytest.raises(ValueError):
-        engine.Options(players=5)
-    with pytest.raises(ValueError):
-        engine.Options(variant="fast")
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"players": 3, "partners": True}, "partners_need_four"),
+        ({"players": 5}, "bad_players"),
+        ({"players": True}, "bad_players"),  # a bool is not a number of players
+        ({"players": "4"}, "bad_players"),
+        ({"partners": 1}, "bad_options"),  # nor a number a yes/no
+        ({"variant": "fast"}, "bad_options"),
+        ({"table": None}, "bad_options"),
+        ({"rounds": 0}, "bad_options"),
+        ({"rounds": 21}, "bad_options"),
+        ({"rounds": 5.0}, "bad_options"),
+        ({"rounds": False}, "bad_options"),
+        ({"speed": "fast"}, "bad_options"),  # unknown key
+    ],
+)
+def test_options_validated(data: dict, code: str) -> None:
+    with pytest.raises(contract.BadOptions) as exc:
+        engine.parse_options(data)
+    assert exc.value.code == code
+    assert exc.value.message("ar") and exc.value.message("en")
+
+
+def test_options_round_trip_as_plain_data() -> None:
+    game = games.get("hand")
+    opts = game.parse_options({"players": 4, "partners": True, "variant": "plain"})
+    assert opts == engine.Options(players=4, partners=True, variant="plain")
+    data = game.options_to_dict(opts)
+    assert data == {
+        "players": 4,
+        "partners": True,
+        "variant": "plain",
+        "table": "easy",
+        "rounds": 5,
+    }
+    assert game.parse_options(data) == opts
+    assert game.parse_options({}) == engine.Options()
+    with pytest.raises(contract.BadOptions):
+        game.parse_options([("players", 2)])
 
 
 # --------------------------------------------------------------------------- views
@@ -224,10 +269,44 @@ def test_view_shows_own_cards_and_counts_only() -> None:
     s, _ = pos(hands=["KD QD", H1], phase="draw", fire=["5S"])
     v = engine.view(s, 0)
     assert v["hand"] == ["QD", "KD"]
-    assert v["counts"] == [2, 14]
+    assert v["hand_counts"] == [2, 14]
     assert "stock" not in v and "hands" not in v
     assert "2C" not in repr(v)  # seat 1's cards appear nowhere
     assert v["must"] == ["draw"]
+    assert v["turn"] == 0 and v["status"] == "playing" and v["legal"] == []
+
+
+def test_views_have_the_common_keys() -> None:
+    s, _ = pos(hands=["KD QD", H1], phase="play")
+    for v in (engine.view(s, 0), engine.view(s, 1), engine.spectator_view(s)):
+        assert set(contract.COMMON_VIEW_KEYS) <= set(v)
+        assert v["game"] == "hand" and v["players"] == 2 and v["outcome"] is None
+    spec = engine.spectator_view(s)
+    assert spec["seat"] is None and spec["hand"] is None and spec["hints"] is None
+    assert spec["hand_counts"] == [2, 14] and spec["legal"] == []
+    assert "KD" not in repr(spec) and "2C" not in repr(spec)
+    with pytest.raises(engine.IllegalAction) as exc:
+        engine.view(s, 2)
+    assert exc.value.code == "no_such_seat"
+
+
+def test_view_after_the_match_shows_the_outcome_and_no_turn() -> None:
+    s, _ = pos(round=5, totals=[100, 50], opened=[55, 0])
+    s = engine.apply(s, 0, "throw KD", None)
+    for v in (engine.view(s, 1), engine.spectator_view(s)):
+        assert v["status"] == "over" and v["turn"] is None and v["legal"] == []
+        assert v["outcome"] == {
+            "places": [[1, [0]], [2, [1]]],
+            "shares": {"0": "1", "1": "0"},
+            "teams": [[0], [1]],
+        }
+
+
+def test_easy_table_legal_lists_the_accepted_hints() -> None:
+    hand = "9H 10H JH QH 4S 4D 4C 2D 6C 8D KS AC 3H 5H 7S"
+    s, _ = pos(hands=[hand, H1])
+    assert engine.view(s, 0)["legal"] == ["lay 4S 4D 4C | 9H 10H JH QH"]
+    assert engine.view(s, 1)["legal"] == []
 
 
 def test_hints_only_for_the_seat_to_play_at_easy_tables() -> None:
@@ -244,3 +323,10 @@ def test_no_django_import_in_engine() -> None:
     for f in root.glob("*.py"):
         text = f.read_text()
         assert not re.search(r"^\s*(from|import)\s+(django|channels|celery)\b", text, re.M), f
+
+
+def test_meld_tokens_read_one_meld_as_a_lay_writes_it() -> None:
+    assert actions.meld_tokens("5h jk1=6h 7H") == (("5H", None), ("JK1", "6H"), ("7H", None))
+    for text in ("", "5H | 6H 7H", "5H 11H"):
+        with pytest.raises(actions.ActionError):
+            actions.meld_tokens(text)

@@ -4,7 +4,7 @@
 One file, Python 3.8 or newer, standard library only. It shares no code with the Sahrat server:
 it was written from the public spec (docs/fairness.md) so that you need not trust our code.
 
-Example (the values are printed on the Verify page when a round or match ends):
+Example (the values are printed on the Verify page when a match ends or is aborted):
 
     python3 sahrat_verify.py --game jakaro \\
         --secret   <64 hex characters revealed after the match> \\
@@ -60,7 +60,7 @@ def token(text, what):
     return text
 
 
-def round_key(secret, game, ident, seeds):
+def match_key(secret, game, ident, seeds):
     """HMAC-SHA256 keyed by the secret over the key message (seats in ascending number)."""
     text = VERSION + "\n" + "game=" + game + "\n" + "id=" + ident + "\n"
     for seat in sorted(seeds):
@@ -169,7 +169,7 @@ def run(args):
         "below": {},
     }
     if matches:
-        key = round_key(secret, args.game, ident, seeds)
+        key = match_key(secret, args.game, ident, seeds)
         for purpose in purposes:
             report["shuffles"][purpose] = fisher_yates(key, items, purpose)
         for purpose, n in belows:
@@ -211,16 +211,19 @@ def main(argv=None):
         required=True,
         help="commitment published before the first card, 64 hex characters",
     )
-    parser.add_argument("--id", required=True, dest="ident", help="round or match identifier")
+    parser.add_argument("--id", required=True, dest="ident", help="the match's public id")
     parser.add_argument(
         "--seed",
         action="append",
         default=[],
         metavar="SEAT=SEED",
-        help="a seated player's seed; repeat for each seat",
+        help="a seated player's seed; repeat for each seat that has one",
     )
     parser.add_argument(
-        "--purpose", action="append", default=[], help="shuffle to print, e.g. deal/1 (repeatable)"
+        "--purpose",
+        action="append",
+        default=[],
+        help="shuffle to print, e.g. deal/1 or reshuffle/3/1 (repeatable)",
     )
     parser.add_argument(
         "--below",
@@ -232,7 +235,7 @@ def main(argv=None):
     parser.add_argument(
         "--items",
         help="shuffle these cards (comma- or space-separated) "
-        "instead of the canonical deck, e.g. a fire pile for reshuffle/1",
+        "instead of the canonical deck, e.g. a fire pile for reshuffle/3/1",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
