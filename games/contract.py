@@ -147,6 +147,23 @@ class Game(Protocol):
         """What anyone may see: no hand at all (``hand`` is None)."""
         ...
 
+    def canonical(self, seat: int | None, action: str) -> str:
+        """The one canonical text of an action text (what the match log stores, never what the
+        client sent); IllegalAction("bad_action") if it cannot be read."""
+        ...
+
+    def teams(self, options: Any) -> tuple[tuple[int, ...], ...]:
+        """The scoring units in seat order: partners together, each seat alone in solo play."""
+        ...
+
+    def team_chat_open(self, state: Any) -> bool:
+        """Whether partners may talk privately now (closed during a round at a strict table)."""
+        ...
+
+    def turn_seconds(self, options: Any) -> int:
+        """The rules' time for one turn at a table with these options."""
+        ...
+
     def auto_action(self, state: Any, seat: int) -> str:
         """The one action the server plays for ``seat`` when its turn time runs out."""
         ...

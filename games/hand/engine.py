@@ -228,6 +228,30 @@ def auto_action(state: State, seat: int) -> str:
     return "timeout"
 
 
+# Turn time by table kind (rules: an easy table gives more time to think).
+TURN_SECONDS = {"easy": 20, "strict": 15}
+
+
+def turn_seconds(options: Options) -> int:
+    """The time for one turn: 20 s at an easy table, 15 s at a strict one."""
+    return TURN_SECONDS[options.table]
+
+
+def canonical(seat: int | None, action: Action | str) -> str:
+    """The canonical text of an action (what the match log stores)."""
+    return _read(action).to_str()
+
+
+def teams(options: Options) -> tuple[tuple[int, ...], ...]:
+    """The scoring units: (0, 2) and (1, 3) in partners, one seat each otherwise."""
+    return tuple(units(options))
+
+
+def team_chat_open(state: State) -> bool:
+    """Partners may talk privately except while a round is played at a strict table."""
+    return state.options.table != "strict" or state.status != "playing"
+
+
 def bot_action(view: Mapping[str, Any]) -> str:
     """The good bot's move from a seat's view, as action text."""
     return bot.choose(view).to_str()

@@ -14,6 +14,7 @@ from .engine import (
     Options,
     State,
     apply,
+    canonical,
     check,
     from_json,
     legal_actions,
@@ -23,8 +24,11 @@ from .engine import (
     parse_options,
     server_step,
     spectator_view,
+    team_chat_open,
+    teams,
     to_json,
     to_move,
+    turn_seconds,
     view,
 )
 
@@ -40,6 +44,7 @@ __all__ = [
     "apply",
     "auto_action",
     "bot_action",
+    "canonical",
     "check",
     "from_json",
     "legal_actions",
@@ -50,7 +55,10 @@ __all__ = [
     "parse_options",
     "server_step",
     "spectator_view",
+    "team_chat_open",
+    "teams",
     "to_json",
     "to_move",
+    "turn_seconds",
     "view",
 ]

@@ -743,6 +743,33 @@ def server_step(state: State) -> str | None:
     return None
 
 
+TURN_SECONDS = 15
+
+
+def turn_seconds(options: Options) -> int:
+    """The time for one turn."""
+    return TURN_SECONDS
+
+
+def canonical(seat: int | None, action: Action | str) -> str:
+    """The canonical text of an action played by ``seat`` (what the match log stores)."""
+    if type(seat) is not int or not 0 <= seat < 4:
+        raise IllegalAction("no_such_seat", str(seat))
+    if isinstance(action, Action):
+        action = action.to_str()
+    return Action.parse(action, seat).to_str()
+
+
+def teams(options: Options) -> tuple[tuple[int, ...], ...]:
+    """Seats 0 and 2 against 1 and 3; two players, one seat each."""
+    return tuple(team_seats(options.players, t) for t in range(2))
+
+
+def team_chat_open(state: State) -> bool:
+    """Partners may always talk privately in Jakaro."""
+    return True
+
+
 def _read(state: State, seat: Any, action: Action | str) -> Action:
     """The checks every action shares (match over, whose turn, the text, the card held); the
     parsed action."""

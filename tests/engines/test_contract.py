@@ -115,8 +115,11 @@ def play(game: Game, options: Any, rng: RandomSource, rnd: random.Random, mode: 
         if legal is not None:
             assert action in legal, (game.name, action)
         game.check(state, seat, action)  # check agrees with apply
-        state = game.apply(state, seat, action, rng)
-        log.append((seat, action))
+        # The log stores the canonical text; it is stable and plays the same move.
+        text = game.canonical(seat, action)
+        assert game.canonical(seat, text) == text
+        state = game.apply(state, seat, text, rng)
+        log.append((seat, text))
     raise AssertionError(f"{game.name} did not finish in {MAX_STEPS} steps")
 
 
@@ -185,6 +188,20 @@ def test_bad_options_are_refused_with_a_clear_code(name):
             game.parse_options(bad)
         assert refused.value.code
         assert refused.value.message("ar") and refused.value.message("en")
+
+
+@pytest.mark.parametrize(("name", "opts"), MATCHES, ids=[f"{n}-{o}" for n, o in MATCHES])
+def test_table_facts_come_from_the_game(name, opts):
+    game = games.get(name)
+    options = game.parse_options(opts)
+    players = game.options_to_dict(options)["players"]
+    units = game.teams(options)
+    assert sorted(s for unit in units for s in unit) == list(range(players))
+    assert 10 <= game.turn_seconds(options) <= 60
+    state = game.new_match(options, source(game, 5, players))
+    assert isinstance(game.team_chat_open(state), bool)
+    with pytest.raises(IllegalAction):
+        game.canonical(0, "fly away")
 
 
 def test_an_unknown_game_is_refused():
