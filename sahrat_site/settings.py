@@ -231,7 +231,18 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # The heartbeat lets /healthz say whether beat and a worker are alive.
     "heartbeat": {"task": "sahrat_site.tasks.heartbeat", "schedule": 10.0},
+    # The safety net for turn timers and seat-keeping (games/tasks.py).
+    "sweep": {"task": "games.tasks.sweep", "schedule": float(os.environ.get("SWEEP_S", "1.5"))},
 }
+
+# The live tables' clocks (games/services.py). Tests shorten them through the environment.
+TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own
+SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
+BOT_DELAY = float(os.environ.get("BOT_DELAY", "1.2"))  # a bot "thinks" this long
+SERVER_STEP_DELAY = float(os.environ.get("SERVER_STEP_DELAY", "6"))  # e.g. the next round's deal
+CHAT_MAX_LENGTH = 200
+CHAT_WINDOW_SECONDS = 10
+CHAT_MAX_IN_WINDOW = 5
 
 # No inline scripts or styles anywhere: every script is a file under static/.
 CONTENT_SECURITY_POLICY = {

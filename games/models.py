@@ -1,0 +1,248 @@
+"""The live tables: rooms (majlis), tables, seats, matches and their append-only action logs.
+
+A match is its log: ``MatchAction`` rows, replayed from the match's random source (its secret,
+the game, its public id and the players' browser seeds), give the state; ``Match.snapshot`` is a
+cache of that state. Every state change goes through games/services.py.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.registry import NAMES
+
+GAME_CHOICES = [(name, name) for name in NAMES]
+
+
+def new_public_id() -> str:
+    """A match's or table's public id: unguessable, URL-safe, a fairness token
+    (docs/fairness.md)."""
+    return secrets.token_hex(8)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Majlis(models.Model):
+    """A named room with default table options; staff manage them in the admin."""
+
+    name = models.CharField(_("name"), max_length=60)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    description = models.CharField(_("description"), max_length=200, blank=True)
+    # {"hand": {...options...}, "jakaro": {...}}: what the create form starts from.
+    default_options = models.JSONField(_("default options"), default=dict, blank=True)
+    active = models.BooleanField(_("open"), default=True)
+    order = models.PositiveIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ("order", "name")
+        verbose_name = _("majlis")
+        verbose_name_plural = _("majlis rooms")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """Where a game is played, match after match, by the same seats."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
+    majlis = models.ForeignKey(Majlis, on_delete=models.PROTECT, related_name="tables")
+    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    options = models.JSONField(_("options"))
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    # Coins each seat puts in the pot; 0 is a free table (bots may sit). The wallet issue adds
+    # the escrow; nothing else about the table changes with a stake.
+    stake = models.PositiveIntegerField(_("stake"), default=0)
+    turn_seconds = models.PositiveIntegerField(_("turn time (s)"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        indexes = [models.Index(fields=("status", "private"))]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.public_id}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.stake == 0
+
+    @property
+    def group(self) -> str:
+        """The channel-layer group of everyone watching this table."""
+        return f"table.{self.public_id}"
+
+
+class Seat(models.Model):
+    """A chair at a table: a player, a bot, or empty. A player who leaves a free table for too
+    long is replaced by a bot (``bot_playing``) and keeps the right to take the seat back."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)  # a bot sat here from the start
+    bot_playing = models.BooleanField(default=False)  # a bot plays for the absent player
+    left = models.BooleanField(default=False)  # coin tables: the player's seat is marked as left
+    connected = models.PositiveSmallIntegerField(default=0)  # sockets open for this seat
+    away_since = models.DateTimeField(null=True, blank=True)  # the last socket closed then
+    ready = models.BooleanField(default=False)  # for the next match at this table
+
+    class Meta:
+        ordering = ("table", "number")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=("table", "user"),
+                condition=models.Q(user__isnull=False),
+                name="seat_one_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.is_bot or self.bot_playing
+
+
+class Match(models.Model):
+    """One match at a table, from its commitment (fixed when the table, or the next match, is
+    created, before anyone sits) to its revealed secret."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="matches")
+    number = models.PositiveIntegerField(default=1)  # 1, 2, ... at this table
+    game = models.CharField(max_length=16, choices=GAME_CHOICES)
+    options = models.JSONField()
+    commitment = models.CharField(max_length=64)
+    # Hex; never leaves the server before the match ends or is aborted (``revealed_at``).
+    secret = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    seq = models.PositiveIntegerField(default=0)  # actions logged so far
+    deadline = models.DateTimeField(null=True, blank=True)  # when the due action is played
+    snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=("table", "number"), name="match_unique_number"),
+        ]
+        indexes = [models.Index(fields=("status", "deadline"))]
+
+    def __str__(self) -> str:
+        return f"{self.game} match {self.public_id}"
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_at is not None
+
+    @property
+    def over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class MatchSeed(models.Model):
+    """A seed a player's browser made for one match, sent with the sit-down (or the "ready" for
+    the next match at the table), after the commitment was shown. Bots add none."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seeds")
+    seat = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=128)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("match", "seat")
+        constraints = [
+            models.UniqueConstraint(fields=("match", "seat"), name="seed_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.seed}"
+
+
+class MatchAction(models.Model):
+    """One logged action, append-only: the canonical action text the engine accepted."""
+
+    class By(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("time-out")
+        SERVER = "server", _("server")
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()  # 1, 2, ...
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None: the server's own
+    action = models.CharField(max_length=200)
+    by = models.CharField(max_length=8, choices=By.choices)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("match", "seq")
+        constraints = [
+            models.UniqueConstraint(fields=("match", "seq"), name="action_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.seat}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    """A line of table chat, or of one team's chat (``team`` set)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=200)
+    at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(_("hidden by staff"), default=False)
+
+    class Meta:
+        ordering = ("table", "at")
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def __str__(self) -> str:
+        return self.text[:40]

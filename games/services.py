@@ -1,0 +1,649 @@
+"""Every state change of the live tables: one function per use case (DESIGN.md, "Services").
+
+Each function is ``@transaction.atomic``, locks the rows it changes (``select_for_update``), goes
+to the game only through the registry (``games.get``), and broadcasts after commit. A refused
+request raises ``TableError`` (a stable code and words in the player's language) or the engine's
+``IllegalAction``, and changes nothing.
+
+How a match moves: players' actions come through ``match_play``; everything else that is due
+(the server's own step, a bot's move, a time-out) is played by ``match_advance`` when the match's
+``deadline`` passes, called by the Celery countdown task scheduled on commit and by the beat
+sweeper (games/tasks.py). A match is its log: each applied action is appended to
+``MatchAction`` and the snapshot updated in the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+
+import games
+from games.contract import SERVER, BadOptions, Game, IllegalAction
+from games.models import ChatMessage, Majlis, Match, MatchAction, MatchSeed, Seat, Table
+from verify import fairness
+
+log = logging.getLogger(__name__)
+
+SEED_PATTERN = re.compile(r"\A[0-9a-f]{32,64}\Z")
+
+MESSAGES = {
+    "no_such_table": _("There is no such table."),
+    "no_such_seat": _("There is no such seat at this table."),
+    "seat_taken": _("That seat is taken."),
+    "table_full": _("This table is full."),
+    "already_seated": _("You already have a seat at this table."),
+    "not_seated": _("You have no seat at this table."),
+    "not_waiting": _("The match has already started."),
+    "not_playing": _("No match is being played at this table."),
+    "stale_seq": _("The table has moved on since you looked; here is what it shows now."),
+    "server_only": _("Only the server may make that move."),
+    "bad_seed": _("Your browser's seed is missing or malformed; reload the page."),
+    "wrong_commitment": _(
+        "The commitment you were shown is not this match's; reload the page before you sit."
+    ),
+    "bots_free_tables_only": _("Bots sit only at free tables."),
+    "not_creator": _("Only the player who created the table may do that."),
+    "bad_options": _("Those table options are not allowed."),
+    "no_such_majlis": _("There is no such majlis."),
+    "chat_empty": _("Write something first."),
+    "chat_too_long": _("That message is too long."),
+    "chat_too_fast": _("You are writing too fast; wait a moment."),
+    "team_chat_closed": _("Team chat is closed during a round at a strict table."),
+    "no_team": _("This table has no teams."),
+    "not_over": _("The match is not over yet."),
+    "already_ready": _("You are already ready for the next match."),
+}
+
+
+class TableError(Exception):
+    """A refused request at a table: a stable ``code`` and ``message(lang)``."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+    def message(self, lang: str = "ar") -> str:
+        with translation.override(lang):
+            return str(MESSAGES.get(self.code, MESSAGES["no_such_table"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def game_of(match_or_table: Match | Table) -> Game:
+    return games.get(match_or_table.game)
+
+
+def players_of(game: Game, options: Any) -> int:
+    return int(game.options_to_dict(options)["players"])
+
+
+def random_source(match: Match) -> fairness.RandomSource:
+    """The match's one random source: its secret, game, public id and the browsers' seeds."""
+    seeds = {s.seat: s.seed for s in match.seeds.all()}
+    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, seeds)
+
+
+def load_state(match: Match) -> Any:
+    return game_of(match).from_json(match.snapshot)
+
+
+def _new_match(table: Table, number: int) -> Match:
+    secret = fairness.new_secret()
+    return Match.objects.create(
+        table=table,
+        number=number,
+        game=table.game,
+        options=table.options,
+        secret=secret.hex(),
+        commitment=fairness.commitment(secret),
+    )
+
+
+def current_match(table: Table) -> Match:
+    """The table's latest match (waiting, playing, or the last one played)."""
+    return table.matches.order_by("-number").first()  # type: ignore[return-value]
+
+
+def broadcast(table: Table, match: Match) -> None:
+    """After commit: tell everyone at the table that it changed (never what changed: each socket
+    renders its own seat's view)."""
+    group, seq, public_id = table.group, match.seq, match.public_id
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                group, {"type": "table.changed", "seq": seq, "match": public_id}
+            )
+        except Exception as exc:  # a lost broadcast is repaired by the clients' seq resync
+            log.warning("broadcast to %s failed: %r", group, exc)
+
+    transaction.on_commit(send)
+
+
+def _schedule(match: Match) -> None:
+    """After commit: a countdown task for the match's deadline (the fast path; the beat sweeper
+    catches any that is lost)."""
+    if match.deadline is None or match.status != Match.Status.PLAYING:
+        return
+    match_id, seq, eta = match.pk, match.seq, match.deadline
+
+    def send() -> None:
+        from games import tasks
+
+        try:
+            tasks.match_due.apply_async((match_id, seq), eta=eta)
+        except Exception as exc:  # the sweeper plays it instead
+            log.warning("could not schedule match %s: %r", match_id, exc)
+
+    transaction.on_commit(send)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and seats
+
+
+def table_create(
+    *,
+    user: Any,
+    game: str,
+    options: dict[str, Any],
+    majlis: Majlis | None = None,
+    private: bool = False,
+    stake: int = 0,
+) -> Table:
+    """A new table and its first match, whose commitment is fixed now, before anyone sits."""
+    try:
+        engine = games.get(game)
+        parsed = engine.parse_options(options)
+    except (games.UnknownGame, BadOptions) as exc:
+        raise TableError("bad_options", str(exc)) from None
+    plain = engine.options_to_dict(parsed)
+    if majlis is None:
+        majlis = Majlis.objects.filter(active=True).first()
+        if majlis is None:
+            raise TableError("no_such_majlis")
+    with transaction.atomic():
+        table = Table.objects.create(
+            majlis=majlis,
+            game=game,
+            options=plain,
+            private=private,
+            stake=stake,
+            turn_seconds=engine.turn_seconds(parsed),
+            created_by=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n) for n in range(players_of(engine, parsed))
+        )
+        _new_match(table, 1)
+        broadcast_lobby()
+    return table
+
+
+def broadcast_lobby() -> None:
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)("majlis", {"type": "majlis.changed"})
+        except Exception as exc:
+            log.warning("lobby broadcast failed: %r", exc)
+
+    transaction.on_commit(send)
+
+
+def _locked_table(public_id: str) -> Table:
+    try:
+        return Table.objects.select_for_update().get(public_id=public_id)
+    except Table.DoesNotExist:
+        raise TableError("no_such_table") from None
+
+
+def _check_seed(match: Match, seed: str, commitment: str, match_id: str) -> str:
+    seed = (seed or "").strip().lower()
+    if not SEED_PATTERN.match(seed):
+        raise TableError("bad_seed")
+    if commitment != match.commitment or match_id != match.public_id:
+        raise TableError("wrong_commitment")
+    return seed
+
+
+@transaction.atomic
+def seat_take(
+    *, user: Any, table_id: str, number: int, seed: str, commitment: str, match_id: str
+) -> Seat:
+    """Sit down before the match starts, with the seed the browser made after it was shown this
+    match's commitment. The match starts when every seat is taken."""
+    table = _locked_table(table_id)
+    match = current_match(table)
+    if match.status != Match.Status.WAITING:
+        raise TableError("not_waiting")
+    seats = list(table.seats.select_for_update().order_by("number"))
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
+        raise TableError("no_such_seat")
+    if any(s.user_id == user.pk for s in seats):
+        raise TableError("already_seated")
+    if all(not s.empty for s in seats):
+        raise TableError("table_full")
+    seat = seats[number]
+    if not seat.empty:
+        raise TableError("seat_taken")
+    seed = _check_seed(match, seed, commitment, match_id)
+    seat.user = user
+    seat.ready = True
+    seat.save(update_fields=["user", "ready"])
+    MatchSeed.objects.create(match=match, seat=number, seed=seed, user=user)
+    _start_if_full(table, match, seats)
+    broadcast(table, match)
+    broadcast_lobby()
+    return seat
+
+
+@transaction.atomic
+def seat_add_bot(*, user: Any, table_id: str, number: int) -> Seat:
+    """The creator of a free table puts a bot («لاعب آلي») in an empty seat. Bots add no seed."""
+    table = _locked_table(table_id)
+    if table.created_by_id != user.pk:
+        raise TableError("not_creator")
+    if not table.is_free:
+        raise TableError("bots_free_tables_only")
+    match = current_match(table)
+    if match.status != Match.Status.WAITING:
+        raise TableError("not_waiting")
+    seats = list(table.seats.select_for_update().order_by("number"))
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
+        raise TableError("no_such_seat")
+    seat = seats[number]
+    if not seat.empty:
+        raise TableError("seat_taken")
+    seat.is_bot = True
+    seat.ready = True
+    seat.save(update_fields=["is_bot", "ready"])
+    _start_if_full(table, match, seats)
+    broadcast(table, match)
+    broadcast_lobby()
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, user: Any, table_id: str) -> None:
+    """Stand up before the match starts (the seat's seed is withdrawn with it)."""
+    table = _locked_table(table_id)
+    match = current_match(table)
+    if match.status != Match.Status.WAITING:
+        raise TableError("not_waiting")
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated")
+    MatchSeed.objects.filter(match=match, seat=seat.number).delete()
+    seat.user, seat.ready = None, False
+    seat.save(update_fields=["user", "ready"])
+    broadcast(table, match)
+    broadcast_lobby()
+
+
+def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
+    if any(s.empty for s in seats) or not all(s.ready for s in seats):
+        return
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    engine = game_of(match)
+    state = engine.new_match(engine.parse_options(match.options), random_source(match))
+    now = timezone.now()
+    match.status = Match.Status.PLAYING
+    match.started_at = now
+    match.snapshot = engine.to_json(state)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    Seat.objects.filter(table=table).update(ready=False)
+    _set_deadline(match, engine, state, seats, now)
+    match.save()
+    _schedule(match)
+
+
+@transaction.atomic
+def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_id: str) -> Match:
+    """After a match ends, a seated player asks for the next one at the same table, with a fresh
+    seed made after the next match's commitment was shown."""
+    table = _locked_table(table_id)
+    match = current_match(table)
+    if match.status == Match.Status.WAITING:
+        nxt = match
+    elif match.over:
+        raise TableError("not_over")  # the next match is created when this one ends
+    else:
+        raise TableError("not_over")
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated")
+    if seat.ready:
+        raise TableError("already_ready")
+    seed = _check_seed(nxt, seed, commitment, match_id)
+    MatchSeed.objects.create(match=nxt, seat=seat.number, seed=seed, user=user)
+    seat.ready = True
+    seat.save(update_fields=["ready"])
+    seats = list(table.seats.select_for_update().order_by("number"))
+    _start_if_full(table, nxt, seats)
+    broadcast(table, nxt)
+    return nxt
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a match waits for: ``seat`` (None for the server's own step) and who acts."""
+
+    seat: int | None
+    by: str  # MatchAction.By: player (a person, so a time-out), bot, or server
+    delay: float  # seconds from the last change until it is played
+
+
+def due(engine: Game, state: Any, seats: list[Seat], turn_s: float) -> Due | None:
+    """The next thing the match waits for, or None when it is over."""
+    step = engine.server_step(state)
+    if step is not None:
+        return Due(SERVER, MatchAction.By.SERVER, settings.SERVER_STEP_DELAY)
+    seat = engine.to_move(state)
+    if seat is None:
+        return None
+    if seats[seat].played_by_bot:
+        return Due(seat, MatchAction.By.BOT, settings.BOT_DELAY)
+    return Due(seat, MatchAction.By.PLAYER, turn_s)
+
+
+def _set_deadline(
+    match: Match, engine: Game, state: Any, seats: list[Seat], since: datetime
+) -> None:
+    d = due(engine, state, seats, _turn_time(match))
+    match.deadline = None if d is None else since + timedelta(seconds=d.delay)
+
+
+def _turn_time(match: Match) -> float:
+    """The table's turn time (settings.TURN_SECONDS_OVERRIDE shortens every turn for tests)."""
+    return settings.TURN_SECONDS_OVERRIDE or match.table.turn_seconds
+
+
+def _append(match: Match, engine: Game, state: Any, seat: int | None, action: str, by: str) -> Any:
+    """Apply one action, log it, and update the snapshot, outcome and deadline (the caller holds
+    the match row's lock and saves)."""
+    text = engine.canonical(seat, action)
+    new = engine.apply(state, seat, text, random_source(match))
+    match.seq += 1
+    MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
+    match.snapshot = engine.to_json(new)
+    result = engine.outcome(new)
+    now = timezone.now()
+    if result is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = result.to_dict()
+        match.ended_at = match.revealed_at = now
+        match.deadline = None
+        _after_match(match)
+    else:
+        seats = list(match.table.seats.order_by("number"))
+        _set_deadline(match, engine, new, seats, now)
+    return new
+
+
+def _after_match(match: Match) -> None:
+    """The table goes back to waiting, with the next match's commitment fixed at once, so the
+    players' browsers can show it before they send their "ready" seeds."""
+    table = match.table
+    table.status = Table.Status.OPEN
+    table.save(update_fields=["status"])
+    Seat.objects.filter(table=table).update(ready=False)
+    Seat.objects.filter(table=table, is_bot=True).update(ready=True)
+    _new_match(table, match.number + 1)
+    broadcast_lobby()
+
+
+@transaction.atomic
+def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
+    """A seated player's move. ``seq`` is what the player last saw: a stale or repeated move is
+    refused, never applied twice."""
+    if not isinstance(action, str) or not action.strip() or len(action) > 200:
+        raise IllegalAction("bad_action")
+    try:
+        table = Table.objects.get(public_id=table_id)
+    except Table.DoesNotExist:
+        raise TableError("no_such_table") from None
+    match = Match.objects.select_for_update().filter(table=table).order_by("-number").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        raise TableError("not_playing")
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq != match.seq:
+        raise TableError("stale_seq")
+    engine = game_of(match)
+    if action.split()[0].lower() in engine.SERVER_ACTIONS:
+        raise TableError("server_only")
+    state = load_state(match)
+    _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER)
+    match.save()
+    broadcast(table, match)
+    _schedule(match)
+    return match
+
+
+def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = False) -> bool:
+    """Play whatever is due if the match's deadline has passed: the server's step, a bot's move,
+    or the time-out move for an absent player. Called by the countdown task (with the ``seq`` it
+    was scheduled for: if the match moved on, it does nothing) and by the sweeper. True if an
+    action was played."""
+    with transaction.atomic():
+        rows = Match.objects.select_for_update(skip_locked=skip_locked).filter(pk=match_id)
+        match = rows.select_related("table").first()
+        if match is None or match.status != Match.Status.PLAYING or match.deadline is None:
+            return False
+        if seq is not None and match.seq != seq:
+            return False
+        if match.deadline > timezone.now():
+            return False
+        engine = game_of(match)
+        state = load_state(match)
+        seats = list(match.table.seats.order_by("number"))
+        d = due(engine, state, seats, _turn_time(match))
+        if d is None:
+            return False
+        if d.by == MatchAction.By.SERVER:
+            action = engine.server_step(state)
+        elif d.by == MatchAction.By.BOT:
+            action = engine.bot_action(engine.view(state, d.seat))
+        else:
+            action = engine.auto_action(state, d.seat)
+        by = MatchAction.By.TIMEOUT if d.by == MatchAction.By.PLAYER else d.by
+        _append(match, engine, state, d.seat, action, by)
+        match.save()
+        broadcast(match.table, match)
+        _schedule(match)
+        return True
+
+
+def matches_due(limit: int = 100) -> list[int]:
+    """Ids of playing matches whose deadline has passed (the sweeper's work list)."""
+    return list(
+        Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+@transaction.atomic
+def match_abort(*, match_id: int) -> Match:
+    """Staff end a stuck match: it ends cleanly and its secret is revealed (the wallet refunds
+    stakes)."""
+    match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+    if match.over:
+        return match
+    now = timezone.now()
+    was_playing = match.status == Match.Status.PLAYING
+    match.status = Match.Status.ABORTED
+    match.ended_at = match.revealed_at = now
+    match.deadline = None
+    match.save()
+    if was_playing:
+        _after_match(match)
+    else:
+        # A waiting match is replaced by a fresh one with a new commitment.
+        table = match.table
+        Seat.objects.filter(table=table).update(ready=False, user=None, is_bot=False)
+        _new_match(table, match.number + 1)
+    broadcast(match.table, match)
+    return match
+
+
+# ---------------------------------------------------------------------------------------------
+# Presence: seats are kept while a player is away
+
+
+@transaction.atomic
+def seat_connected(*, user: Any, table_id: str) -> None:
+    """A socket of a seated player opened: the seat is theirs again (a bot that played for them
+    stands up)."""
+    table = Table.objects.filter(public_id=table_id).first()
+    if table is None:
+        return
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        return
+    seat.connected += 1
+    seat.away_since = None
+    changed = seat.bot_playing
+    seat.bot_playing = False
+    seat.save(update_fields=["connected", "away_since", "bot_playing"])
+    if changed:
+        _reset_deadline(table)
+
+
+@transaction.atomic
+def seat_disconnected(*, user: Any, table_id: str) -> None:
+    """A socket of a seated player closed; with none left the seat is kept for
+    SEAT_KEEP_SECONDS (the others see a countdown)."""
+    table = Table.objects.filter(public_id=table_id).first()
+    if table is None:
+        return
+    seat = table.seats.select_for_update().filter(user=user).first()
+    if seat is None:
+        return
+    seat.connected = max(0, seat.connected - 1)
+    if seat.connected == 0:
+        seat.away_since = timezone.now()
+    seat.save(update_fields=["connected", "away_since"])
+    match = current_match(table)
+    broadcast(table, match)
+
+
+def seats_expired() -> list[int]:
+    """Seats whose player has been away longer than SEAT_KEEP_SECONDS at a table in play."""
+    limit = timezone.now() - timedelta(seconds=settings.SEAT_KEEP_SECONDS)
+    return list(
+        Seat.objects.filter(
+            away_since__lte=limit,
+            connected=0,
+            bot_playing=False,
+            left=False,
+            user__isnull=False,
+            table__status=Table.Status.PLAYING,
+        ).values_list("pk", flat=True)
+    )
+
+
+@transaction.atomic
+def seat_expire(*, seat_id: int) -> bool:
+    """The player stayed away too long: at a free table a bot plays on with the same hand (the
+    player takes the seat back by coming back); at a coin table the seat is marked as left and
+    time-outs play for it. True if the seat changed."""
+    seat = Seat.objects.select_for_update().select_related("table").filter(pk=seat_id).first()
+    if seat is None or seat.connected or seat.away_since is None or seat.user_id is None:
+        return False
+    if seat.bot_playing or seat.left:
+        return False
+    limit = timezone.now() - timedelta(seconds=settings.SEAT_KEEP_SECONDS)
+    if seat.away_since > limit:
+        return False
+    if seat.table.is_free:
+        seat.bot_playing = True
+        seat.save(update_fields=["bot_playing"])
+        _reset_deadline(seat.table)
+    else:
+        seat.left = True
+        seat.save(update_fields=["left"])
+    broadcast(seat.table, current_match(seat.table))
+    return True
+
+
+def _reset_deadline(table: Table) -> None:
+    """Who plays a seat changed: the match's deadline follows (a bot moves after BOT_DELAY)."""
+    match = Match.objects.select_for_update().filter(table=table).order_by("-number").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        return
+    engine = game_of(match)
+    state = load_state(match)
+    seats = list(table.seats.order_by("number"))
+    _set_deadline(match, engine, state, seats, timezone.now())
+    match.save(update_fields=["deadline"])
+    _schedule(match)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chat
+
+
+@transaction.atomic
+def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> ChatMessage:
+    """A line of table chat, or of the player's team chat. At a strict table the team chat is
+    closed while a round is played (open between rounds and matches)."""
+    table = _locked_table(table_id)
+    text = " ".join(str(text or "").split())
+    if not text:
+        raise TableError("chat_empty")
+    if len(text) > settings.CHAT_MAX_LENGTH:
+        raise TableError("chat_too_long")
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated")
+    team_no = None
+    match = current_match(table)
+    if team:
+        engine = game_of(table)
+        team_no = team_of(engine, engine.parse_options(table.options), seat.number)
+        if team_no is None:
+            raise TableError("no_team")
+        if match.status == Match.Status.PLAYING and not engine.team_chat_open(load_state(match)):
+            raise TableError("team_chat_closed")
+    since = timezone.now() - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
+    recent = ChatMessage.objects.filter(table=table, user=user, at__gte=since).count()
+    if recent >= settings.CHAT_MAX_IN_WINDOW:
+        raise TableError("chat_too_fast")
+    msg = ChatMessage.objects.create(table=table, user=user, team=team_no, text=text)
+    broadcast(table, match)
+    return msg
+
+
+def team_of(engine: Game, options: Any, seat: int) -> int | None:
+    """The index of ``seat``'s team when it has a partner, else None (solo play has no team
+    chat)."""
+    for i, unit in enumerate(engine.teams(options)):
+        if seat in unit and len(unit) > 1:
+            return i
+    return None

@@ -1,0 +1,43 @@
+"""Celery tasks of the live tables: turn timers, bots' moves and seat-keeping (DESIGN.md, Timers).
+
+The countdown task ``match_due`` is scheduled on commit for a match's deadline (the fast path).
+The beat sweeper ``sweep`` runs every second or two and plays whatever a lost task missed, picking
+rows with ``select_for_update(skip_locked=True)`` so two sweepers never wait on each other. A task
+that fires after the match moved on does nothing (it carries the ``seq`` it was scheduled for);
+``revoke`` is never needed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="games.tasks.match_due", ignore_result=True)
+def match_due(match_id: int, seq: int) -> bool:
+    """Play what is due at the deadline the task was scheduled for."""
+    return services.match_advance(match_id=match_id, seq=seq)
+
+
+@shared_task(name="games.tasks.sweep", ignore_result=True)
+def sweep() -> int:
+    """The safety net: every overdue match and every seat kept too long."""
+    played = 0
+    for match_id in services.matches_due():
+        try:
+            # One action per match per sweep: a match with several things due gets the next on
+            # the next sweep (or from the countdown task the first one schedules).
+            played += services.match_advance(match_id=match_id, skip_locked=True)
+        except Exception:
+            log.exception("sweeper could not advance match %s", match_id)
+    for seat_id in services.seats_expired():
+        try:
+            services.seat_expire(seat_id=seat_id)
+        except Exception:
+            log.exception("sweeper could not expire seat %s", seat_id)
+    return played

@@ -1,0 +1,71 @@
+"""Helpers for the live-table tests: tables, seats and a match moved on through the services."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+import games
+from games import services
+from games.contract import replay
+from games.models import Majlis, Match, Table
+
+
+def seed_for(n: int) -> str:
+    """A browser-like seed: 32 hex characters."""
+    return hashlib.sha256(f"browser-{n}".encode()).hexdigest()[:32]
+
+
+def make_table(creator: Any, game: str, options: dict, stake: int = 0, **kwargs: Any) -> Table:
+    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+    table = services.table_create(user=creator, game=game, options=options, majlis=majlis, **kwargs)
+    if stake:
+        # Coin tables come with the wallet issue; the stake is stubbed on the row here.
+        Table.objects.filter(pk=table.pk).update(stake=stake)
+        table.refresh_from_db()
+    return table
+
+
+def seat_humans(table: Table, users: list[Any]) -> None:
+    match = Match.objects.get(table=table, status=Match.Status.WAITING)
+    for number, user in enumerate(users):
+        services.seat_take(
+            user=user,
+            table_id=table.public_id,
+            number=number,
+            seed=seed_for(user.pk),
+            commitment=match.commitment,
+            match_id=match.public_id,
+        )
+
+
+def advance_until(
+    match: Match,
+    done: Callable[[Match], bool],
+    limit: int = 5000,
+) -> Match:
+    """Play what is due until ``done(match)``, making each deadline pass at once: a bot's move,
+    the server's step, or a human's time-out (a Celery worker running meanwhile may play some of
+    them first; both go through the same locked service)."""
+    for _ in range(limit):
+        match.refresh_from_db()
+        if done(match):
+            return match
+        if match.status != Match.Status.PLAYING:
+            raise AssertionError(f"match {match.status} before the condition held")
+        Match.objects.filter(pk=match.pk).update(
+            deadline=timezone.now() - timedelta(milliseconds=1)
+        )
+        services.match_advance(match_id=match.pk)
+    raise AssertionError("the condition never held")
+
+
+def replay_state(match: Match) -> Any:
+    """The state the match's log gives when replayed from its (revealed) secret."""
+    engine = games.get(match.game)
+    log = [(a.seat, a.action) for a in match.actions.order_by("seq")]
+    return replay(engine, engine.parse_options(match.options), services.random_source(match), log)
