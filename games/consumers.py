@@ -7,7 +7,14 @@ the frames are written down in docs/protocol.md.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
+from channels.db import database_sync_to_async
+
+from games import selectors, services
+from games.contract import IllegalAction
+from games.models import Table
+from games.services import TableError
 from sahrat_site.sockets import SahratConsumer
 
 
@@ -24,10 +31,139 @@ class MajlisConsumer(SahratConsumer):
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
-            seq = frame.get("seq")
-            if not isinstance(seq, int) or isinstance(seq, bool):
-                await self.send_error("bad_frame", self._t("bad_seq"))
-                return
-            await self.send_json({"type": "pong", "seq": seq})
+            await self.pong(frame)
             return
         await self.send_error("unknown_type", self._t("unknown_type"))
+
+    async def majlis_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "majlis_changed"})
+
+    async def pong(self, frame: dict[str, Any]) -> None:
+        seq = frame.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            await self.send_error("bad_frame", self._t("bad_seq"))
+            return
+        await self.send_json({"type": "pong", "seq": seq})
+
+
+class TableConsumer(MajlisConsumer):
+    """A table's socket, for a seated player or a watcher. The table's group carries only "it
+    changed, seq N"; each socket renders its own viewer's picture (selectors.table_state) and
+    sends it whole, so a client never needs to patch, and a missed update is repaired by the next
+    one or by asking ("sync")."""
+
+    table: Table
+
+    async def authorize(self) -> bool:
+        table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        invite = (query.get("invite") or [""])[0]
+        table = await database_sync_to_async(Table.objects.filter(public_id=table_id).first)()
+        if table is None:
+            return False
+        self.table = table
+        invited = bool(invite) and invite == table.invite_token
+        return await database_sync_to_async(selectors.can_watch)(table, self.user, invited)
+
+    def groups_for(self) -> tuple[str, ...]:
+        return (self.table.group,)
+
+    async def on_connected(self) -> None:
+        await database_sync_to_async(services.seat_connected)(
+            user=self.user, table_id=self.table.public_id
+        )
+        await self.send_state()
+
+    async def on_disconnected(self) -> None:
+        await database_sync_to_async(services.seat_disconnected)(
+            user=self.user, table_id=self.table.public_id
+        )
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_state()
+
+    async def send_state(self) -> None:
+        state = await database_sync_to_async(selectors.table_state)(self.table, self.user)
+        await self.send_json({"type": "state", **state})
+
+    async def on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        handler = self.HANDLERS.get(kind)
+        if handler is None:
+            await super().on_frame(frame)
+            return
+        try:
+            await handler(self, frame)
+        except (TableError, IllegalAction) as exc:
+            await self.send_json(
+                {"type": "error", "code": exc.code, "message": exc.message(self.language)}
+            )
+            if exc.code == "stale_seq":
+                await self.send_state()  # the player's picture was old: here is the table now
+
+    # Each handler calls one service; the state that follows arrives by the table's broadcast.
+
+    async def do_sync(self, frame: dict[str, Any]) -> None:
+        await self.send_state()
+
+    async def do_move(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.match_play)(
+            user=self.user,
+            table_id=self.table.public_id,
+            seq=frame.get("seq"),
+            action=frame.get("action"),
+        )
+
+    async def do_sit(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.seat_take)(
+            user=self.user,
+            table_id=self.table.public_id,
+            number=frame.get("seat"),
+            seed=str(frame.get("seed") or ""),
+            commitment=str(frame.get("commitment") or ""),
+            match_id=str(frame.get("match") or ""),
+        )
+        await database_sync_to_async(services.seat_connected)(
+            user=self.user, table_id=self.table.public_id
+        )
+
+    async def do_bot(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.seat_add_bot)(
+            user=self.user, table_id=self.table.public_id, number=frame.get("seat")
+        )
+
+    async def do_leave(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.seat_leave)(
+            user=self.user, table_id=self.table.public_id
+        )
+
+    async def do_ready(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.table_ready)(
+            user=self.user,
+            table_id=self.table.public_id,
+            seed=str(frame.get("seed") or ""),
+            commitment=str(frame.get("commitment") or ""),
+            match_id=str(frame.get("match") or ""),
+        )
+
+    async def do_chat(self, frame: dict[str, Any]) -> None:
+        await database_sync_to_async(services.chat_post)(
+            user=self.user,
+            table_id=self.table.public_id,
+            text=str(frame.get("text") or ""),
+            team=frame.get("team") is True,
+        )
+
+    async def do_ping(self, frame: dict[str, Any]) -> None:
+        await self.pong(frame)
+
+    HANDLERS = {
+        "sync": do_sync,
+        "move": do_move,
+        "sit": do_sit,
+        "bot": do_bot,
+        "leave": do_leave,
+        "ready": do_ready,
+        "chat": do_chat,
+        "ping": do_ping,
+    }

@@ -4,4 +4,5 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/majlis/", consumers.MajlisConsumer.as_asgi()),
+    path("ws/table/<str:table_id>/", consumers.TableConsumer.as_asgi()),
 ]

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 # Close codes in the 4000 range are the application's own (RFC 6455 §7.4.2); docs/protocol.md.
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_RATE_LIMITED = 4429
 CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the server could not set the socket up
@@ -148,14 +149,23 @@ class SahratConsumer(AsyncWebsocketConsumer):
     language = "ar"
     _registered = False
     _closing = False
+    _connected = False
     _joined: tuple[str, ...] = ()
 
     def groups_for(self) -> tuple[str, ...]:
         """The channel-layer groups this socket joins once accepted."""
         return ()
 
+    async def authorize(self) -> bool:
+        """May this signed-in user open this socket? Refused before the handshake completes
+        (the browser sees HTTP 403)."""
+        return True
+
     async def on_connected(self) -> None:
         """Called once the socket is accepted, registered and in its groups."""
+
+    async def on_disconnected(self) -> None:
+        """Called when a socket that reached ``on_connected`` closes."""
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         """One well-formed frame within the rate limit."""
@@ -172,6 +182,9 @@ class SahratConsumer(AsyncWebsocketConsumer):
         self.user = user
         self.language = getattr(user, "language", "ar") or "ar"
         self.bucket = TokenBucket(settings.WS_RATE_PER_S, settings.WS_RATE_BURST)
+        if not await self.authorize():
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.accept()
         try:
             allowed = await self._register()
@@ -185,9 +198,16 @@ class SahratConsumer(AsyncWebsocketConsumer):
             log.warning("socket set-up failed for user %s: %r", user.pk, exc)
             await self._refuse("unavailable", CLOSE_TRY_AGAIN)
             return
+        self._connected = True
         await self.on_connected()
 
     async def disconnect(self, code: int) -> None:
+        if self._connected:
+            self._connected = False
+            try:
+                await self.on_disconnected()
+            except Exception:  # the rest of the clean-up must still run
+                log.exception("on_disconnected failed")
         for group in self._joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)

@@ -1,0 +1,247 @@
+"""The table socket (games.consumers.TableConsumer) through Channels' WebsocketCommunicator, over
+the real Redis channel layer and PostgreSQL: join, move, broadcast, refusals, reconnect, and a
+record of every frame each seat receives during whole matches of both games."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+import games
+from games import services
+from games.models import Match
+from sahrat_site.asgi import application
+from tests.engines.test_contract import card_tokens
+from tests.tables.helpers import make_table, seat_humans
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TIMEOUT = 10
+
+
+def _cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(user, table_id: str, origin: bytes = b"http://testserver", query: str = ""):
+    cookie = await database_sync_to_async(_cookie)(user)
+    path = f"/ws/table/{table_id}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(
+        application, path, headers=[(b"origin", origin), (b"cookie", cookie)]
+    )
+    connected, code = await comm.connect(timeout=TIMEOUT)
+    return comm, connected, code
+
+
+async def next_state(comm: WebsocketCommunicator, record: list | None = None) -> dict[str, Any]:
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if record is not None:
+            record.append(frame)
+        if frame["type"] == "state":
+            return frame
+
+
+async def state_at(comm, seq: int, record: list | None = None) -> dict[str, Any]:
+    """Read states until one shows the current match at ``seq`` or later."""
+    while True:
+        state = await next_state(comm, record)
+        if state["match"]["seq"] >= seq or state["match"]["status"] != "playing":
+            return state
+
+
+@pytest.fixture
+def table_2p(creator, users):
+    def make(game: str, options: dict | None = None):
+        table = make_table(creator, game, options or {"players": 2})
+        seat_humans(table, users[:2])
+        return table
+
+    return make
+
+
+async def test_join_move_broadcast_and_a_wrong_seat_refused(table_2p, users, fast_clocks):
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, ok_a, _ = await connect(users[0], table.public_id)
+    b, ok_b, _ = await connect(users[1], table.public_id)
+    assert ok_a and ok_b
+    sa, sb = await next_state(a), await next_state(b)
+    assert sa["you"]["seat"] == 0 and sb["you"]["seat"] == 1
+    assert sa["view"]["hand"] and sa["view"]["hand"] != sb["view"]["hand"]
+    assert sa["match"]["secret"] is None and sa["match"]["commitment"]
+    engine = games.get("jakaro")
+    turn = sa["view"]["turn"]
+    mover, other = (a, b) if turn == 0 else (b, a)
+    mover_view = sa["view"] if turn == 0 else sb["view"]
+
+    # The other seat tries to move: refused in words, nothing changes.
+    await other.send_json_to({"type": "move", "seq": 0, "action": mover_view["legal"][0]})
+    refusal = await other.receive_json_from(timeout=TIMEOUT)
+    assert refusal["type"] == "error" and refusal["code"] in ("not_your_turn", "card_not_in_hand")
+    assert refusal["message"]
+
+    action = engine.bot_action(mover_view)
+    await mover.send_json_to({"type": "move", "seq": 0, "action": action})
+    after_a, after_b = await state_at(a, 1), await state_at(b, 1)
+    assert after_a["match"]["seq"] == after_b["match"]["seq"] == 1
+    assert after_a["view"]["turn"] == after_b["view"]["turn"] != turn
+    for comm in (a, b):
+        await comm.disconnect()
+
+
+async def test_a_stale_move_gets_the_table_as_it_is_now(table_2p, users, fast_clocks):
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, _, _ = await connect(users[0], table.public_id)
+    state = await next_state(a)
+    if state["view"]["turn"] != 0:
+        await a.disconnect()
+        pytest.skip("seat 0 starts in Jakaro; this position is not reachable")
+    await a.send_json_to({"type": "move", "seq": 7, "action": state["view"]["legal"][0]})
+    error = await a.receive_json_from(timeout=TIMEOUT)
+    assert error["code"] == "stale_seq" and "الطاولة" in error["message"]
+    fresh = await next_state(a)
+    assert fresh["match"]["seq"] == 0
+    await a.disconnect()
+
+
+async def test_reconnecting_gives_the_full_view_again(table_2p, users, fast_clocks):
+    table = await database_sync_to_async(table_2p)("hand")
+    a, _, _ = await connect(users[0], table.public_id)
+    first = await next_state(a)
+    await a.disconnect()
+    again, ok, _ = await connect(users[0], table.public_id)
+    assert ok
+    second = await next_state(again)
+    assert second["view"] == first["view"] and second["match"] == first["match"]
+    await again.disconnect()
+
+
+async def test_a_foreign_origin_and_a_missing_table_are_refused(table_2p, users):
+    table = await database_sync_to_async(table_2p)("jakaro")
+    _, ok, _ = await connect(users[0], table.public_id, origin=b"http://evil.example")
+    assert not ok
+    _, ok, _ = await connect(users[0], "no-such-table")
+    assert not ok
+
+
+async def test_a_private_table_needs_a_seat_or_the_invite(creator, users):
+    table = await database_sync_to_async(make_table)(
+        creator, "jakaro", {"players": 2}, private=True
+    )
+    _, ok, _ = await connect(users[3], table.public_id)
+    assert not ok
+    _, ok, _ = await connect(users[3], table.public_id, query="invite=wrong")
+    assert not ok
+    comm, ok, _ = await connect(users[3], table.public_id, query=f"invite={table.invite_token}")
+    assert ok
+    await comm.disconnect()
+
+
+async def test_bad_frames_are_refused_and_the_socket_stays_up(table_2p, users):
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, _, _ = await connect(users[0], table.public_id)
+    await next_state(a)
+    for frame in (
+        {"type": "move"},
+        {"type": "move", "seq": 0, "action": 42},
+        {"type": "move", "seq": 0, "action": "x" * 300},
+        {"type": "sit", "seat": 0},
+        {"type": "chat", "text": ""},
+    ):
+        await a.send_json_to(frame)
+        reply = await a.receive_json_from(timeout=TIMEOUT)
+        assert reply["type"] == "error" and reply["message"], (frame, reply)
+    await a.send_json_to({"type": "ping", "seq": 3})
+    assert await a.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 3}
+    await a.disconnect()
+
+
+# ------------------------------------------------------------------------------ what seats see
+
+
+async def _play_recording(table, users, spectator_user) -> tuple[dict, list[dict], Match]:
+    """Play a whole two-player match over the sockets, bots' choices sent by the players'
+    sockets; record every frame each seat and a spectator receive."""
+    engine = games.get(table.game)
+    comms = [(await connect(users[s], table.public_id))[0] for s in range(2)]
+    watcher = (await connect(spectator_user, table.public_id))[0]
+    frames: dict[Any, list] = {0: [], 1: [], "spectator": []}
+    latest = [await next_state(c, frames[s]) for s, c in enumerate(comms)]
+    await next_state(watcher, frames["spectator"])
+    for _ in range(3000):
+        match = latest[0]["match"]
+        if match["status"] != "playing":
+            break
+        turn = latest[0]["view"]["turn"]
+        seq = match["seq"]
+        if turn is None:
+            # The server's own step (Hand's next deal) is due: the timer would play it.
+            m = await database_sync_to_async(Match.objects.get)(public_id=match["id"])
+            await database_sync_to_async(_force_due)(m)
+        else:
+            action = engine.bot_action(latest[turn]["view"])
+            await comms[turn].send_json_to({"type": "move", "seq": seq, "action": action})
+        latest = [await state_at(c, seq + 1, frames[s]) for s, c in enumerate(comms)]
+        await state_at(watcher, seq + 1, frames["spectator"])
+    for c in [*comms, watcher]:
+        await c.disconnect()
+    # Once a match ends the table shows the next one (waiting, a fresh commitment) as "match" and
+    # the finished one as "shown".
+    played = latest[0]["shown"] or latest[0]["match"]
+    match = await database_sync_to_async(Match.objects.get)(public_id=played["id"])
+    return frames, latest, match
+
+
+def _force_due(match: Match) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    services.match_advance(match_id=match.pk)
+
+
+@pytest.mark.parametrize("game", ["jakaro", "hand"])
+async def test_every_frame_of_a_whole_match_shows_no_other_hand_and_no_early_secret(
+    game, table_2p, users, fast_clocks
+):
+    # Bots answer at once here, far faster than any person: lift the per-socket frame limit.
+    fast_clocks.WS_RATE_PER_S, fast_clocks.WS_RATE_BURST = 10_000, 10_000
+    table = await database_sync_to_async(table_2p)(game)
+    frames, latest, match = await _play_recording(table, users, users[4])
+    assert match.status == Match.Status.FINISHED
+    secret = match.secret
+    spectator_by_seq = {f["match"]["seq"]: f for f in frames["spectator"] if f["type"] == "state"}
+    checked = 0
+    for seat in (0, 1):
+        for frame in frames[seat]:
+            raw = json.dumps(frame)
+            playing = frame["type"] != "state" or frame["shown"] is None
+            if playing:
+                assert secret not in raw, "the secret left the server before the reveal"
+            if frame["type"] != "state" or frame["view"] is None:
+                continue
+            public = spectator_by_seq.get(frame["match"]["seq"])
+            if public is None or public["match"]["status"] != frame["match"]["status"]:
+                continue
+            own = set(frame["view"]["hand"] or [])
+            leaked = card_tokens(frame) - own - card_tokens(public)
+            assert not leaked, (seat, frame["match"]["seq"], leaked)
+            checked += 1
+    assert checked > 20
+    for frame in frames["spectator"]:
+        if frame["type"] == "state" and frame["view"] is not None:
+            assert frame["view"]["hand"] is None
+            if frame["shown"] is None:
+                assert secret not in json.dumps(frame)
+    # Once the match is over, the secret is shown to everyone, and it matches the commitment.
+    final = latest[0]
+    shown = final["shown"] or final["match"]
+    assert shown["secret"] == secret
