@@ -67,14 +67,15 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def _server(name: str, *args: str) -> Iterator[subprocess.Popen]:
-    """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log."""
+def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
+    """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log;
+    ``env`` adds variables (shorter clocks, say) to the server's environment."""
     ARTIFACTS.mkdir(exist_ok=True)
     with open(ARTIFACTS / f"{name}.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", *args],
             cwd=ROOT,
-            env=_subprocess_env(),
+            env={**_subprocess_env(), **(env or {})},
             stdout=log,
             stderr=subprocess.STDOUT,
         )

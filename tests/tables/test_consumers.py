@@ -4,6 +4,7 @@ record of every frame each seat receives during whole matches of both games."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -245,3 +246,38 @@ async def test_every_frame_of_a_whole_match_shows_no_other_hand_and_no_early_sec
     final = latest[0]
     shown = final["shown"] or final["match"]
     assert shown["secret"] == secret
+
+
+async def test_a_dropped_update_is_repaired_by_the_seq_rules(
+    table_2p, users, fast_clocks, monkeypatch
+):
+    # The channel layer may drop a broadcast (at-most-once delivery, or a full channel): the
+    # players' pictures go stale, and the seq rules bring them back without losing a move.
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, _, _ = await connect(users[0], table.public_id)
+    b, _, _ = await connect(users[1], table.public_id)
+    sa, sb = await next_state(a), await next_state(b)
+    assert sa["view"]["turn"] == 0
+    real = services.broadcast
+    dropped: list[int] = []
+    monkeypatch.setattr(services, "broadcast", lambda t, m: dropped.append(m.seq))
+    engine = games.get("jakaro")
+    await a.send_json_to({"type": "move", "seq": 0, "action": engine.bot_action(sa["view"])})
+    await asyncio.sleep(0.5)
+    assert dropped == [1]
+    assert await a.receive_nothing(timeout=0.3) and await b.receive_nothing(timeout=0.3)
+    monkeypatch.setattr(services, "broadcast", real)
+
+    # B still thinks it is seat 0's turn at seq 0; whatever it sends is refused as stale, and
+    # the table as it is now follows.
+    await b.send_json_to({"type": "move", "seq": 0, "action": sb["view"]["hand"][0]})
+    error = await b.receive_json_from(timeout=TIMEOUT)
+    assert error["code"] == "stale_seq"
+    fresh = await next_state(b)
+    assert fresh["match"]["seq"] == 1 and fresh["view"]["turn"] == 1
+    # B plays on from there; A's next state jumps from seq 0 to 2 and is whole.
+    await b.send_json_to({"type": "move", "seq": 1, "action": engine.bot_action(fresh["view"])})
+    jumped = await next_state(a)
+    assert jumped["match"]["seq"] == 2 and jumped["view"]["hand"]
+    for comm in (a, b):
+        await comm.disconnect()

@@ -1,0 +1,98 @@
+"""Tables served by real Daphne processes, from outside, over real WebSockets: two processes
+behind one Redis and one PostgreSQL serve one table together, and a restarted process picks every
+match up from the database."""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+
+import pytest
+from django.test import Client
+from websockets.sync.client import connect
+
+import games
+from bench import soak
+from games.models import Match
+from tests.conftest import ARTIFACTS, _subprocess_env
+from tests.tables.helpers import make_table, seat_humans
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def table_socket(stack: ExitStack, base: str, table_id: str, user):
+    return stack.enter_context(
+        connect(
+            f"{base.replace('http', 'ws')}/ws/table/{table_id}/?format=json",
+            origin=base,
+            additional_headers={"Cookie": cookie(user)},
+            open_timeout=20,
+        )
+    )
+
+
+def state_at(ws, seq: int) -> dict:
+    """Frames until a state at ``seq`` or later (bounded by the recv timeout)."""
+    for _ in range(200):
+        frame = json.loads(ws.recv(timeout=20))
+        if frame["type"] == "state" and frame["match"]["seq"] >= seq:
+            return frame
+    raise AssertionError(f"no state at seq {seq}")
+
+
+def move(ws, state: dict) -> None:
+    action = games.get(state["table"]["game"]).bot_action(state["view"])
+    ws.send(json.dumps({"type": "move", "seq": state["match"]["seq"], "action": action}))
+
+
+def test_two_daphne_processes_serve_one_table_together(creator, users):
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    env = _subprocess_env()
+    with (
+        soak.daphne(env, ARTIFACTS / "daphne-one.log") as (one, _),
+        soak.daphne(env, ARTIFACTS / "daphne-two.log") as (two, _),
+        ExitStack() as stack,
+    ):
+        socks = [
+            table_socket(stack, one, table.public_id, users[0]),
+            table_socket(stack, two, table.public_id, users[1]),
+        ]
+        states = [state_at(ws, 0) for ws in socks]
+        for seq in range(6):
+            turn = states[0]["view"]["turn"]
+            move(socks[turn], states[turn])
+            # Each move, made on one process, reaches the player on the other.
+            states = [state_at(ws, seq + 1) for ws in socks]
+            assert states[0]["match"]["seq"] == states[1]["match"]["seq"] == seq + 1
+            assert states[0]["view"]["marbles"] == states[1]["view"]["marbles"]
+
+
+def test_a_restarted_server_resumes_the_match_from_the_database(creator, users):
+    table = make_table(creator, "hand", {"players": 2})
+    seat_humans(table, users[:2])
+    env = _subprocess_env()
+    with soak.daphne(env, ARTIFACTS / "daphne-before.log") as (base, _), ExitStack() as stack:
+        socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
+        states = [state_at(ws, 0) for ws in socks]
+        for seq in range(3):
+            turn = states[0]["view"]["turn"]
+            move(socks[turn], states[turn])
+            states = [state_at(ws, seq + 1) for ws in socks]
+        before = states
+    # The process is gone; a new one serves the same tables.
+    with soak.daphne(env, ARTIFACTS / "daphne-after.log") as (base, _), ExitStack() as stack:
+        socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
+        after = [state_at(ws, 3) for ws in socks]
+        for b, a in zip(before, after, strict=True):
+            assert a["view"] == b["view"] and a["match"]["seq"] == 3
+        turn = after[0]["view"]["turn"]
+        move(socks[turn], after[turn])
+        assert [state_at(ws, 4)["match"]["seq"] for ws in socks] == [4, 4]
+    assert Match.objects.get(table=table, number=1).actions.count() == 4
