@@ -38,7 +38,13 @@ from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = "sahrat_site.asgi:application"
-APP_NAME = "sahrat-soak"  # PGAPPNAME of the probed Daphne, so its connections can be counted
+APP_NAME = "sahrat-soak"  # PGAPPNAME prefix of a probed Daphne, so its connections can be counted
+
+
+def app_name_for(base: str) -> str:
+    """The PostgreSQL application name of the Daphne serving ``base`` (unique per port, so two
+    probes running at once never count each other's connections)."""
+    return f"{APP_NAME}-{base.rsplit(':', 1)[1]}"
 
 
 # --------------------------------------------------------------------------- the server
@@ -50,11 +56,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:
+    """Until something listens on ``port``; RuntimeError if ``proc`` exits or time runs out."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on port {port} within {timeout} s")
+
+
 @contextmanager
 def daphne(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
     """A Daphne process on a free port; yields (base URL, process)."""
     port = free_port()
-    env = {**env, "PGAPPNAME": APP_NAME}
+    env = {**env, "PGAPPNAME": app_name_for(f"http://127.0.0.1:{port}")}
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP],
@@ -64,17 +84,7 @@ def daphne(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subproces
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"Daphne exited with {proc.returncode}; see {log_path}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("Daphne did not listen within 30 s") from None
-                    time.sleep(0.1)
+            wait_port(port, proc, f"Daphne (log: {log_path})")
             yield f"http://127.0.0.1:{port}", proc
         finally:
             proc.terminate()
@@ -93,7 +103,7 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def pg_connections(dsn: str, app_name: str = APP_NAME) -> int:
+def pg_connections(dsn: str, app_name: str) -> int:
     """How many server connections carry ``app_name`` right now."""
     import psycopg
 
@@ -377,7 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         held = hold_sockets(base, cookies[:3], hold)
         out["socket_lifetime_s"] = held["socket_lifetime_s"]
         out["pings_missed"] = held["pings_missed"]
-        loaded = http_load(base, cookies[3], load, sample=lambda: pg_connections(dsn))
+        app = app_name_for(base)
+        loaded = http_load(base, cookies[3], load, sample=lambda: pg_connections(dsn, app))
         out["http_requests"] = loaded["http_requests"]
         out["http_5xx"] = loaded["http_5xx"]
         out["pg_connections_peak"] = loaded["peak"]

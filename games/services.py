@@ -216,6 +216,17 @@ def _locked_table(public_id: str) -> Table:
         raise TableError("no_such_table") from None
 
 
+def _waiting_seats(table: Table, number: Any) -> tuple[Match, list[Seat]]:
+    """The waiting match and the locked seats, with ``number`` checked to be one of them."""
+    match = current_match(table)
+    if match.status != Match.Status.WAITING:
+        raise TableError("not_waiting")
+    seats = list(table.seats.select_for_update().order_by("number"))
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
+        raise TableError("no_such_seat")
+    return match, seats
+
+
 def _check_seed(match: Match, seed: str, commitment: str, match_id: str) -> str:
     seed = (seed or "").strip().lower()
     if not SEED_PATTERN.match(seed):
@@ -232,12 +243,7 @@ def seat_take(
     """Sit down before the match starts, with the seed the browser made after it was shown this
     match's commitment. The match starts when every seat is taken."""
     table = _locked_table(table_id)
-    match = current_match(table)
-    if match.status != Match.Status.WAITING:
-        raise TableError("not_waiting")
-    seats = list(table.seats.select_for_update().order_by("number"))
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
-        raise TableError("no_such_seat")
+    match, seats = _waiting_seats(table, number)
     if any(s.user_id == user.pk for s in seats):
         raise TableError("already_seated")
     if all(not s.empty for s in seats):
@@ -264,12 +270,7 @@ def seat_add_bot(*, user: Any, table_id: str, number: int) -> Seat:
         raise TableError("not_creator")
     if not table.is_free:
         raise TableError("bots_free_tables_only")
-    match = current_match(table)
-    if match.status != Match.Status.WAITING:
-        raise TableError("not_waiting")
-    seats = list(table.seats.select_for_update().order_by("number"))
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < len(seats):
-        raise TableError("no_such_seat")
+    match, seats = _waiting_seats(table, number)
     seat = seats[number]
     if not seat.empty:
         raise TableError("seat_taken")

@@ -8,25 +8,19 @@ use them need committed data (`transactional_db`).
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from bench.soak import free_port, wait_port
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _subprocess_env() -> dict[str, str]:
@@ -42,19 +36,6 @@ def _subprocess_env() -> dict[str, str]:
         host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
         env["DATABASE_URL"] = f"postgres://{auth}{host}:{port}/{db['NAME']}"
     return env
-
-
-def _wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on port {port} within {timeout} s")
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -88,10 +69,10 @@ def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterato
 @pytest.fixture(scope="session")
 def daphne_server(django_db_setup) -> Iterator[str]:
     """A real Daphne serving the ASGI app on a free port; yields its base URL."""
-    port = _free_port()
+    port = free_port()
     app = "sahrat_site.asgi:application"
     with _server("daphne", "daphne", "-b", "127.0.0.1", "-p", str(port), app) as proc:
-        _wait_port(port, proc, "Daphne")
+        wait_port(port, proc, "Daphne")
         yield f"http://127.0.0.1:{port}"
 
 

@@ -76,8 +76,9 @@ def test_sockets_live_past_every_timeout_while_twenty_clients_load_the_site(
         target=lambda: held.update(soak.hold_sockets(base, cookies[:3], seconds=12.5))
     )
     holder.start()
+    app = soak.app_name_for(base)
     loaded = soak.http_load(
-        base, cookies[3], seconds=6, clients=20, sample=lambda: soak.pg_connections(_dsn())
+        base, cookies[3], seconds=6, clients=20, sample=lambda: soak.pg_connections(_dsn(), app)
     )
     holder.join(timeout=60)
 
