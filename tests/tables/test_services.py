@@ -306,6 +306,9 @@ def test_chat_is_escaped_limited_and_team_chat_follows_the_table(fast_clocks, cr
 
 
 def test_team_chat_opens_between_rounds_at_a_strict_table(fast_clocks, creator, users):
+    # The next round's deal must not be due at once, or a Celery worker another test started
+    # would deal it before the partners could speak.
+    fast_clocks.SERVER_STEP_DELAY = 3600
     table = make_table(creator, "hand", {"players": 4, "partners": True, "table": "strict"})
     seat_humans(table, users[:4])
     match = Match.objects.get(table=table, number=1)
@@ -316,6 +319,11 @@ def test_team_chat_opens_between_rounds_at_a_strict_table(fast_clocks, creator, 
     )
     msg = services.chat_post(user=users[0], table_id=table.public_id, text="زين", team=True)
     assert msg.team == 0
+    # Once the next round is dealt, it is closed again.
+    match = advance_until(match, lambda m: services.load_state(m).status == "playing")
+    with pytest.raises(TableError) as closed:
+        services.chat_post(user=users[0], table_id=table.public_id, text="ثاني", team=True)
+    assert closed.value.code == "team_chat_closed"
 
 
 def test_a_solo_table_has_no_team_chat(creator, users):
