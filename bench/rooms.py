@@ -26,6 +26,8 @@ Figures (one JSON line at the end, a few human lines before it):
 - ``errors``: error frames, sockets that closed, moves whose state did not reach every seat
   within ``MOVE_TIMEOUT_S``.
 
+The run empties the Celery queue of its Redis database first: give it a database of its own.
+
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
 
@@ -479,6 +481,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     dsn += f"user={db['USER'] or 'postgres'}"
     load_before = os.getloadavg()[0]
 
+    # Countdown tasks an earlier run's matches left in this Redis database's Celery queue would be
+    # played by this run's worker (thousands of them, each a locked transaction): start clean.
+    from sahrat_site.celery import app as celery_app
+
+    celery_app.control.purge()
     env = dict(os.environ)
     with ExitStack() as stack:
         base, proc = stack.enter_context(daphne(env, logs / "rooms-daphne.log"))
