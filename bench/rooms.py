@@ -173,6 +173,22 @@ class TableSpec:
     cookies: list[str]
 
 
+def abort_leftovers() -> int:
+    """End (through the staff's abort) every match an earlier run left playing: their deadlines
+    pass during this run and the sweeper would play them, Celery's and PostgreSQL's CPU counted
+    against this run's moves."""
+    from games import services
+    from games.models import Match
+
+    left = Match.objects.filter(
+        status=Match.Status.PLAYING, table__created_by__username__startswith="rooms"
+    ).values_list("pk", flat=True)
+    ids = list(left[:100_000])
+    for match_id in ids:
+        services.match_abort(match_id=match_id)
+    return len(ids)
+
+
 def setup(n_tables: int) -> list[TableSpec]:
     """Players, tables and seats 0-2 through games.services (seat 3 sits over its socket)."""
     from django.test import Client
@@ -486,6 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from sahrat_site.celery import app as celery_app
 
     celery_app.control.purge()
+    aborted = abort_leftovers()
     env = dict(os.environ)
     with ExitStack() as stack:
         base, proc = stack.enter_context(daphne(env, logs / "rooms-daphne.log"))
@@ -502,6 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tally, elapsed, connect_s, setup_errors = asyncio.run(
             drive(specs, base, seconds, args.pace, meter)
         )
+        abort_leftovers()  # leave the database quiet for the next run
         for p in (proc, *workers):
             if p.poll() is not None:
                 tally.error("server_died")
@@ -522,7 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"{n} tables ({sum(s.game == 'hand' for s in specs)} Hand, "
         f"{sum(s.game == 'jakaro' for s in specs)} Jakaro), {4 * n} sockets up in "
-        f"{connect_s:.1f} s; played {elapsed:.1f} s at one move per {args.pace:g} s per table"
+        f"{connect_s:.1f} s ({aborted} matches of earlier runs aborted first); "
+        f"played {elapsed:.1f} s at one move per {args.pace:g} s per table"
     )
     print(
         f"players' moves {tally.moves}, server steps {tally.server_steps}, matches finished "
