@@ -323,7 +323,9 @@ def burst(base: str, cookies: Sequence[str], per_cookie: int) -> dict:
 
 
 def group_members(redis_url: str, group: str = "majlis") -> int:
-    """Members of a channel-layer group, as channels-redis stores them."""
+    """Members of a channel-layer group as Redis holds them: the core layer's group set, plus
+    the processes subscribed to the pub/sub layer's group channel (each process unsubscribes
+    once its last socket in the group has left)."""
     import redis
 
     from sahrat_site.settings import CHANNEL_LAYERS
@@ -331,7 +333,8 @@ def group_members(redis_url: str, group: str = "majlis") -> int:
     prefix = CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
     client = redis.Redis.from_url(redis_url)
     try:
-        return int(client.zcard(f"{prefix}:group:{group}"))
+        pubsub = dict(client.pubsub_numsub(f"{prefix}__group__{group}"))
+        return int(client.zcard(f"{prefix}:group:{group}")) + sum(pubsub.values())
     finally:
         client.close()
 

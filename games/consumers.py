@@ -11,7 +11,8 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
-from games import selectors, services
+import games
+from games import selectors, services, snapshots
 from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
@@ -53,6 +54,7 @@ class TableConsumer(MajlisConsumer):
     one or by asking ("sync")."""
 
     table: Table
+    _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
 
     async def authorize(self) -> bool:
         table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -80,11 +82,35 @@ class TableConsumer(MajlisConsumer):
         )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.send_state()
+        await self.send_state(event.get("public"))
 
-    async def send_state(self) -> None:
-        state = await database_sync_to_async(selectors.table_state)(self.table, self.user)
+    async def send_state(self, public: dict[str, Any] | None = None) -> None:
+        """Send this viewer's whole state: from ``public`` (what a "table changed" event
+        carries) and the shared snapshot when there is one, else read from the database."""
+        state = None
+        if public is not None:
+            order = (public["match"]["number"], public["match"]["seq"])
+            if order < self._sent:
+                return  # an older change arriving late: the newer state is already shown
+            state = await self._state_from(public)
+        if state is None:
+            state = await database_sync_to_async(selectors.table_state)(self.table, self.user)
+        self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
         await self.send_json({"type": "state", **state})
+
+    async def _state_from(self, public: dict[str, Any]) -> dict[str, Any] | None:
+        """The viewer's state without the database: only their own seat's view is made here,
+        from the match state every socket of this process shares; None if it is missing."""
+        view = None
+        snap = public["_snapshot"]
+        if snap is not None:
+            state = await snapshots.load(snap["game"], snap["match"], snap["seq"])
+            if state is None:
+                return None
+            engine = games.get(snap["game"])
+            mine = selectors.viewer_seat(public, self.user.pk)
+            view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
+        return selectors.viewer_state(public, self.user, self.table.created_by_id, view)
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.utils import timezone
 
 from games.models import ChatMessage, Match, Seat, Table
@@ -67,32 +66,37 @@ def match_public(match: Match) -> dict[str, Any]:
     }
 
 
-def table_state(table: Table, user: Any) -> dict[str, Any]:
-    """The table as ``user`` may see it (see the module docstring)."""
+def _chat_line(line: ChatMessage) -> dict[str, Any]:
+    return {
+        "name": line.user.display_name or line.user.username,
+        "text": line.text,
+        "team": line.team is not None,
+        "at": line.at.isoformat(),
+    }
+
+
+def _last_lines(query: Any) -> list[list[Any]]:
+    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line]``."""
+    lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
+    return [[line.pk, line.team, _chat_line(line)] for line in lines]
+
+
+def public_and_shown(table: Table) -> tuple[dict[str, Any], Match]:
+    """``table_public`` and the match whose view the table shows."""
     seats = list(table.seats.select_related("user").order_by("number"))
-    mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     match = current_match(table)
     shown = match
     if match.status == Match.Status.WAITING and match.number > 1:
         # Between matches the last one's result stays on the table until the next one starts.
         shown = table.matches.get(number=match.number - 1)
-    view = None
-    if shown.snapshot:
-        engine = game_of(shown)
-        state = load_state(shown)
-        if mine is not None:
-            view = engine.view(state, mine.number)
-        else:
-            view = engine.spectator_view(state)
-    team = None
-    if mine is not None:
-        engine = game_of(table)
-        team = team_of(engine, engine.parse_options(table.options), mine.number)
-    chat = ChatMessage.objects.filter(table=table, hidden=False).select_related("user")
-    shown_to_me = Q(team__isnull=True) | Q(team=team) if team is not None else Q(team__isnull=True)
-    chat = chat.filter(shown_to_me)
-    lines = list(chat.order_by("-at")[:CHAT_SHOWN])[::-1]
-    return {
+    engine = game_of(table)
+    options = engine.parse_options(table.options)
+    seat_teams = [team_of(engine, options, s.number) for s in seats]
+    chat = ChatMessage.objects.filter(table=table, hidden=False)
+    lines = _last_lines(chat.filter(team__isnull=True))
+    for team in sorted({t for t in seat_teams if t is not None}):
+        lines += _last_lines(chat.filter(team=team))
+    public = {
         "table": {
             "id": table.public_id,
             "game": table.game,
@@ -101,24 +105,77 @@ def table_state(table: Table, user: Any) -> dict[str, Any]:
             "stake": table.stake,
             "turn_seconds": table.turn_seconds,
             "status": table.status,
-            "creator": table.created_by_id == getattr(user, "pk", None),
             "seats": [_seat_row(s) for s in seats],
         },
-        "you": {"seat": mine.number if mine else None},
         "match": match_public(match),
         "shown": match_public(shown) if shown.pk != match.pk else None,
+        # For the server only (viewer_state never sends these): who sits where, each seat's
+        # team, the chat lines each team may read, and the snapshot the views come from.
+        "_seat_users": [s.user_id for s in seats],
+        "_seat_teams": seat_teams,
+        "_chat": lines,
+        "_snapshot": (
+            {"game": shown.game, "match": shown.public_id, "seq": shown.seq}
+            if shown.snapshot
+            else None
+        ),
+    }
+    return public, shown
+
+
+def table_public(table: Table) -> dict[str, Any]:
+    """What every viewer of the table shares, read once per change (the "table changed" event
+    carries it); ``viewer_state`` adds one viewer's own part. Holds no hand and no secret before
+    its reveal. Keys starting with "_" are for the server only and never sent."""
+    return public_and_shown(table)[0]
+
+
+def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
+    """The viewer's seat number, or None for a watcher."""
+    if user_id is None:
+        return None
+    for number, seated in enumerate(public["_seat_users"]):
+        if seated == user_id:
+            return number
+    return None
+
+
+def viewer_state(
+    public: dict[str, Any], user: Any, creator_id: Any, view: dict[str, Any] | None
+) -> dict[str, Any]:
+    """One viewer's picture from the shared part: their seat, the chat they may read and
+    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
+    user_id = getattr(user, "pk", None)
+    mine = viewer_seat(public, user_id)
+    team = None if mine is None else public["_seat_teams"][mine]
+    lines = [line for line in public["_chat"] if line[1] is None or line[1] == team]
+    if team is not None:
+        lines.sort(key=lambda line: (line[2]["at"], line[0]))
+    table = dict(public["table"])
+    seats = table.pop("seats")
+    table["creator"] = creator_id == user_id
+    table["seats"] = seats
+    return {
+        "table": table,
+        "you": {"seat": mine},
+        "match": public["match"],
+        "shown": public["shown"],
         "view": view,
-        "chat": [
-            {
-                "name": line.user.display_name or line.user.username,
-                "text": line.text,
-                "team": line.team is not None,
-                "at": line.at.isoformat(),
-            }
-            for line in lines
-        ],
+        "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
         "now": timezone.now().isoformat(),
     }
+
+
+def table_state(table: Table, user: Any) -> dict[str, Any]:
+    """The table as ``user`` may see it (see the module docstring)."""
+    public, shown = public_and_shown(table)
+    view = None
+    if shown.snapshot:
+        engine = game_of(shown)
+        state = load_state(shown)
+        mine = viewer_seat(public, getattr(user, "pk", None))
+        view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
+    return viewer_state(public, user, table.created_by_id, view)
 
 
 def open_tables() -> list[Table]:

@@ -118,18 +118,29 @@ def current_match(table: Table) -> Match:
 
 
 def broadcast(table: Table, match: Match) -> None:
-    """After commit: tell everyone at the table that it changed (never what changed: each socket
-    renders its own seat's view)."""
-    group, seq, public_id = table.group, match.seq, match.public_id
+    """After commit: tell everyone at the table that it changed. The event carries what every
+    viewer shares (games.selectors.table_public: no hand, no secret before its reveal), read
+    once here instead of once per socket; the match's snapshot goes to Redis for the sockets to
+    make their own seat's view from (games/snapshots.py). Never a hand in the group's message."""
+    group, seq, public_id, table_pk = table.group, match.seq, match.public_id, table.pk
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        event: dict[str, Any] = {"type": "table.changed", "seq": seq, "match": public_id}
         try:
-            async_to_sync(layer.group_send)(
-                group, {"type": "table.changed", "seq": seq, "match": public_id}
-            )
+            from games import selectors, snapshots
+
+            # Re-read: the caller's table row may predate what the transaction changed.
+            public, shown = selectors.public_and_shown(Table.objects.get(pk=table_pk))
+            if shown.snapshot:
+                snapshots.publish(shown.public_id, shown.seq, shown.snapshot)
+            event["public"] = public
+        except Exception as exc:  # the sockets read the table from the database instead
+            log.warning("table %s: no shared state for the broadcast: %r", group, exc)
+        try:
+            async_to_sync(layer.group_send)(group, event)
         except Exception as exc:  # a lost broadcast is repaired by the clients' seq resync
             log.warning("broadcast to %s failed: %r", group, exc)
 

@@ -1,25 +1,68 @@
-"""The channel layer: channels-redis, with a pool that waits instead of failing.
+"""The channel layer: channels-redis's pub/sub layer, with a pool that waits instead of failing.
 
-channels-redis builds a plain redis-py pool, which raises ``MaxConnectionsError`` the moment more
-coroutines want a connection than the pool holds: 500 sockets connecting at once turned into
-hundreds of HTTP 500s in ``group_add``, and the failed ``group_discard`` calls left stale group
-members behind. A blocking pool queues those coroutines for a few seconds instead (each Redis
-command holds a connection for well under a millisecond).
+Why pub/sub: a group message is one PUBLISH that Redis hands to each subscribed process once,
+and the process fans it out to its own sockets in memory. The default layer (``core``) instead
+runs a Lua script per group send that pushes a copy into every member's queue, and each process
+pops them back one by one: measured with a bare Channels prototype, that took twice the Daphne
+CPU per move. Pub/sub delivers at most once (a process that is reconnecting misses what was
+published meanwhile); the protocol's ``seq`` rules repair a gap (docs/protocol.md), which is why
+a table's updates may use it.
+
+Why a blocking pool: a plain redis-py pool raises ``MaxConnectionsError`` the moment more
+coroutines want a connection than it holds: 500 sockets connecting at once turned into hundreds
+of HTTP 500s. A blocking pool queues them for a few seconds instead. Here each event loop holds
+at most two connections per host (one subscribed, one for publishing, used under a lock), so the
+pool is bounded well inside ``max_connections``.
+
+The read timeout (``socket_timeout``) must exceed the longest read the layer blocks on: at 5 s
+against the core layer's 5 s blocking pop, every socket died with 1011 after about five seconds.
+The pub/sub reader waits 0.1 s per read; the guard keeps the core layer's 5 s floor so that
+neither layer can be configured into that failure.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close, decode_hosts
 from redis import asyncio as aioredis
 
 
-class SahratChannelLayer(RedisChannelLayer):
-    """RedisChannelLayer whose pools are ``BlockingConnectionPool`` (settings.CHANNEL_LAYERS)."""
+class _Shard(RedisSingleShardConnection):
+    """One host's connections for one event loop, from a blocking pool."""
 
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            host = dict(self.host)
+            address = host.pop("address")
+            pool = aioredis.BlockingConnectionPool.from_url(address, **host)
+            self._redis = aioredis.Redis(connection_pool=pool)
+            self._pubsub = self._redis.pubsub()
+
+
+class _LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._shards = [_Shard(host, self) for host in decode_hosts(kwargs.get("hosts"))]
+
+
+class SahratChannelLayer(RedisPubSubChannelLayer):
+    """RedisPubSubChannelLayer with blocking pools and the read-timeout guard
+    (settings.CHANNEL_LAYERS)."""
+
+    # The longest read a channels-redis layer blocks on (the core layer's BZPOPMIN); the
+    # pub/sub reader's own is 0.1 s.
+    brpop_timeout = 5
+
+    def __init__(self, *args: Any, hosts: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, hosts=hosts, **kwargs)
+        self.hosts = decode_hosts(hosts)
         for host in self.hosts:
             timeout = host.get("socket_timeout")
             # A read timeout at or below the blocking pop's ends every socket after ~5 s.
@@ -29,7 +72,10 @@ class SahratChannelLayer(RedisChannelLayer):
                     f"({self.brpop_timeout} s)"
                 )
 
-    def create_pool(self, index: int) -> aioredis.ConnectionPool:
-        host = dict(self.hosts[index])
-        address = host.pop("address")
-        return aioredis.BlockingConnectionPool.from_url(address, **host)
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return layer

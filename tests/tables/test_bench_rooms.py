@@ -1,0 +1,45 @@
+"""bench.rooms runs end to end and prints its figures (not its speed: tests never judge
+wall-clock time). Two tables played for a few seconds at a fast pace, against the test database
+and Redis, with its own Daphne, Celery worker and beat."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT, _subprocess_env
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+KEYS = {
+    "tables",
+    "moves",
+    "moves_per_s",
+    "latency_p50_ms",
+    "latency_p99_ms",
+    "cpu_ms_per_move",
+    "peak_rss_mb",
+    "errors",
+}
+
+
+def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "4", "--pace", "0.4"],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) > 1  # a few human lines, then the JSON
+    figures = json.loads(lines[-1])
+    assert set(figures) == KEYS
+    assert figures["tables"] == 2
+    assert figures["moves"] > 0 and figures["cpu_ms_per_move"] > 0
+    assert figures["errors"] == 0, run.stdout
