@@ -453,6 +453,7 @@ def state_fragment(state: dict[str, Any], lang: str) -> str:
 def error_fragment(message: str) -> str:
     """The HTML-mode frame for a refusal: words beside the moves, for screen readers too."""
     return (
-        '<p id="table-error" class="table-error" role="alert" hx-swap-oob="true">'
+        '<p id="table-error" class="table-error" role="alert" data-testid="table-error" '
+        'hx-swap-oob="true">'
         f"{escape(message)}</p>"
     )
