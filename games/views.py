@@ -13,6 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 import games
 from games import rendering, selectors, services
@@ -29,6 +30,7 @@ def _lobby_context(form: TableForm | None = None) -> dict:
 
 
 @require_safe
+@vary_on_headers("HX-Request")  # the same URL gives the page or, to htmx, only the list
 def lobby(request: HttpRequest) -> HttpResponse:
     """The majlis; an htmx request (the live refresh) gets only the list of tables."""
     if request.htmx:

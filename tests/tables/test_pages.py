@@ -199,3 +199,49 @@ def test_jakaro_moves_have_readable_labels():
         assert "then" in rendering.jakaro_label("split 7D m0 3 m1 4", 0, seats)
         assert rendering.hand_label("throw 10H") == "Throw 10♥"
         assert rendering.hand_label("lay QS QD JK1=QC").startswith("Lay down: Q♠ Q♦ Joker=Q♣")
+
+
+# ------------------------------------------------------------------------------ the socket's HTML
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_table_socket_speaks_html_unless_json_is_asked(creator, users, fast_clocks):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from sahrat_site.asgi import application
+
+    def setup():
+        Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+        table = make_table(creator, "jakaro", {"players": 2})
+        seat_humans(table, users[:2])
+        client = Client()
+        client.force_login(users[0])
+        match = Match.objects.get(table=table)
+        return table, f"sessionid={client.cookies['sessionid'].value}".encode(), match
+
+    table, cookie, match = await database_sync_to_async(setup)()
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    page = WebsocketCommunicator(application, f"/ws/table/{table.public_id}/", headers=headers)
+    assert (await page.connect(timeout=10))[0]
+    first = await page.receive_from(timeout=10)
+    assert first.startswith('<section id="table-live"') and 'hx-swap-oob="true"' in first
+    assert 'id="table-chat"' in first and match.commitment in first and match.secret not in first
+    # A refusal is a fragment for the error box, in the player's language.
+    await page.send_json_to({"type": "move", "seq": 99, "action": "discard 2S"})
+    refusal = await page.receive_from(timeout=10)
+    assert refusal.startswith('<p id="table-error"') and "الطاولة" in refusal
+    assert (await page.receive_from(timeout=10)).startswith('<section id="table-live"')
+    # Pings are answered on the JSON socket only: nothing to show on a page.
+    await page.send_json_to({"type": "ping", "seq": 1})
+    assert await page.receive_nothing(timeout=0.3)
+    await page.disconnect()
+
+    program = WebsocketCommunicator(
+        application, f"/ws/table/{table.public_id}/?format=json", headers=headers
+    )
+    assert (await program.connect(timeout=10))[0]
+    frame = await program.receive_json_from(timeout=10)
+    assert frame["type"] == "state" and frame["match"]["commitment"] == match.commitment
+    await program.disconnect()
