@@ -379,7 +379,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     if mine and view.get("phase") == "play":
         seen = set()
         for card in view.get("hand") or []:
-            if card not in seen:
+            if card not in seen and not card.startswith("JK"):  # a joker is never thrown
                 seen.add(card)
                 throws.append({"action": f"throw {card}", **card_item(card)})
     scores = []

@@ -57,6 +57,8 @@ LIVE_CLOCKS = {
     "SERVER_STEP_DELAY": "0.3",  # Hand's next deal
     "SWEEP_S": "0.5",  # the beat sweeper's safety net
     "SEAT_KEEP_SECONDS": "60",
+    # People never time out here: a slow, loaded machine must not play a browser's turn for it.
+    "TURN_SECONDS_OVERRIDE": "300",
     "WS_RATE_PER_S": "50",
     "WS_RATE_BURST": "100",
 }
