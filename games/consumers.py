@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 
 import games
-from games import selectors, services, snapshots
+from games import rendering, selectors, services, snapshots
 from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
@@ -55,11 +55,15 @@ class TableConsumer(MajlisConsumer):
 
     table: Table
     _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
+    # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
+    # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
+    html = False
 
     async def authorize(self) -> bool:
         table_id = self.scope["url_route"]["kwargs"]["table_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [""])[0]
+        self.html = (query.get("format") or [""])[0] != "json"
         table = await database_sync_to_async(Table.objects.filter(public_id=table_id).first)()
         if table is None:
             return False
@@ -111,6 +115,18 @@ class TableConsumer(MajlisConsumer):
             mine = selectors.viewer_seat(public, self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
         return selectors.viewer_state(public, self.user, self.table.created_by_id, view)
+
+    async def send_json(self, payload: dict[str, Any]) -> None:
+        if not self.html:
+            await super().send_json(payload)
+            return
+        kind = payload.get("type")
+        if kind == "state":
+            state = {k: v for k, v in payload.items() if k != "type"}
+            await self.send(text_data=rendering.state_fragment(state, self.language))
+        elif kind == "error":
+            await self.send(text_data=rendering.error_fragment(str(payload.get("message", ""))))
+        # hello and pong have nothing to show on the page
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]

@@ -6,4 +6,6 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("new/", views.table_new, name="table_new"),
+    path("t/<str:table_id>/", views.table, name="table"),
 ]

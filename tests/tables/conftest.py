@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import pytest
+
+from tests.conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    ROOT,
+    _free_port,
+    _stop,
+    _subprocess_env,
+    _wait_port,
+)
 
 
 @pytest.fixture
@@ -28,3 +45,106 @@ def fast_clocks(settings):
     settings.BOT_DELAY = 0
     settings.SERVER_STEP_DELAY = 0
     return settings
+
+
+# ------------------------------------------------------------------------------ browser tests
+# A real Daphne and a real Celery worker with beat, both with short clocks, for the tests that
+# play through the pages (tests/tables/test_browser_tables.py). Their own processes, so the
+# clocks can be shortened through the environment the settings read.
+
+LIVE_CLOCKS = {
+    "BOT_DELAY": "0.1",  # a bot answers at once (its move is a Celery countdown task)
+    "SERVER_STEP_DELAY": "0.3",  # Hand's next deal
+    "SWEEP_S": "0.5",  # the beat sweeper's safety net
+    "SEAT_KEEP_SECONDS": "60",
+    # People never time out here: a slow, loaded machine must not play a browser's turn for it.
+    "TURN_SECONDS_OVERRIDE": "300",
+    "WS_RATE_PER_S": "50",
+    "WS_RATE_BURST": "100",
+}
+
+
+@contextmanager
+def _live_process(name: str, env: dict[str, str], *args: str) -> Iterator[subprocess.Popen]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"{name}.log", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield proc
+        finally:
+            _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup) -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
+    yields Daphne's base URL."""
+    env = {**_subprocess_env(), **LIVE_CLOCKS}
+    port = _free_port()
+    app = "sahrat_site.asgi:application"
+    schedule = ARTIFACTS / f"celerybeat-schedule-{os.getpid()}"
+    worker = [
+        "celery",
+        "-A",
+        "sahrat_site",
+        "worker",
+        "-B",
+        "-s",
+        str(schedule),
+        "--pool=solo",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "-n",
+        f"pages-{os.getpid()}@%h",
+    ]
+    daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    with (
+        _live_process("live-daphne", env, *daphne) as server,
+        _live_process("live-celery", env, *worker),
+    ):
+        _wait_port(port, server, "Daphne")
+        yield f"http://127.0.0.1:{port}"
+    for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{os.getpid()}*"):
+        leftover.unlink()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium (Debian's /usr/bin/chromium) for the table tests; each test opens
+    its own contexts (one per player)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls (and the
+    # database flush after each) are plain sync code that never runs on that loop.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+            if before is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before

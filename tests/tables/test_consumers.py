@@ -33,7 +33,8 @@ def _cookie(user) -> bytes:
 
 async def connect(user, table_id: str, origin: bytes = b"http://testserver", query: str = ""):
     cookie = await database_sync_to_async(_cookie)(user)
-    path = f"/ws/table/{table_id}/" + (f"?{query}" if query else "")
+    # The JSON rendering (docs/protocol.md); without ?format=json the socket speaks HTML.
+    path = f"/ws/table/{table_id}/?format=json" + (f"&{query}" if query else "")
     comm = WebsocketCommunicator(
         application, path, headers=[(b"origin", origin), (b"cookie", cookie)]
     )

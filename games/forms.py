@@ -1,0 +1,67 @@
+"""The create-a-table form: the game and its options in a player's words, checked by the game's
+own rules (``parse_options``) so a refusal says exactly what is wrong, in the player's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+import games
+from games.contract import BadOptions
+
+
+class TableForm(forms.Form):
+    game = forms.ChoiceField(
+        label=_("Game"), choices=[("hand", _("Hand")), ("jakaro", _("Jakaro"))], initial="hand"
+    )
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(2, _("two players")), (3, _("three players")), (4, _("four players"))],
+        coerce=int,
+        initial=2,
+    )
+    partners = forms.BooleanField(
+        label=_("Partners (four players; Jakaro with four is always partners)"), required=False
+    )
+    variant = forms.ChoiceField(
+        label=_("Hand variant"),
+        choices=[("saudi", _("Saudi Hand")), ("plain", _("plain Hand"))],
+        initial="saudi",
+        required=False,  # Hand only; left out, the rules' default
+    )
+    table = forms.ChoiceField(
+        label=_("Hand table"),
+        choices=[("easy", _("easy (hints shown)")), ("strict", _("strict (no hints)"))],
+        initial="easy",
+        required=False,
+    )
+    private = forms.BooleanField(
+        label=_("Private (only people with the invite link)"), required=False
+    )
+
+    def options(self) -> dict[str, Any]:
+        """The game's options from the cleaned fields (Jakaro's partners follow its players)."""
+        data = self.cleaned_data
+        if data["game"] == "jakaro":
+            return {"players": data["players"]}
+        return {
+            "players": data["players"],
+            "partners": data["partners"],
+            "variant": data["variant"] or "saudi",
+            "table": data["table"] or "easy",
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        if data["game"] == "jakaro" and data["partners"] and data["players"] != 4:
+            raise forms.ValidationError(_("Jakaro partners need four players."))
+        try:
+            games.get(data["game"]).parse_options(self.options())
+        except BadOptions as exc:
+            raise forms.ValidationError(exc.message(get_language() or "ar")) from None
+        return data

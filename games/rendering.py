@@ -1,0 +1,459 @@
+"""The HTML rendering of a table: the page and the table socket's HTML mode draw the SAME
+``selectors.table_state`` dict (one view, two renderings; the other is the socket's JSON).
+
+Nothing here reads the database or the engine's state: only the dict a viewer may see, so a
+fragment can never hold more than that viewer's own JSON frame would. The words of options,
+cards and actions are built here, in the active language, for the templates.
+
+Per-game parts are small: ``_hand_view`` / ``_jakaro_view`` and the templates
+``games/views/<game>.html``. Issues 11 and 12 draw the cards and the board; this is the plain
+text table that already lets a player see everything and make every legal move.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED = {"H", "D"}
+CARD = re.compile(r"\A(?:10|[2-9AJQK])[SHDC]\Z|\AJK[12]\Z")
+
+# The localStorage key where the page keeps its seeds (docs/protocol.md, "HTML mode").
+SEEDS_KEY = "sahrat.seeds.v1"
+
+
+# --------------------------------------------------------------------------------- words
+
+
+def card_label(card: str) -> str:
+    """``10H`` -> ``10♥``; a joker (``JK1``) -> the word for it."""
+    if card.startswith("JK"):
+        return _("Joker")
+    return card[:-1] + SUITS.get(card[-1], card[-1])
+
+
+def card_item(card: str) -> dict[str, Any]:
+    return {"text": card, "label": card_label(card), "red": card[-1:] in RED}
+
+
+def pretty_cards(text: str) -> str:
+    """Every card token of an action text in its readable form (``JK1=QC`` -> ``Joker=Q♣``)."""
+
+    def one(token: str) -> str:
+        if "=" in token:
+            left, right = token.split("=", 1)
+            return f"{one(left)}={one(right)}"
+        return card_label(token) if CARD.match(token) else token
+
+    return " ".join(one(t) for t in text.split())
+
+
+def options_words(game: str, options: dict[str, Any]) -> list[str]:
+    """A table's options as words: «هاند سعودي، فردي، سهل» / Jakaro two players or partners."""
+    players = int(options.get("players", 4))
+    count = {2: _("two players"), 3: _("three players"), 4: _("four players")}.get(players, "")
+    if game == "hand":
+        variant = _("Saudi Hand") if options.get("variant") == "saudi" else _("plain Hand")
+        team = _("partners") if options.get("partners") else _("solo")
+        level = _("easy") if options.get("table") == "easy" else _("strict")
+        return [variant, count, team, level]
+    if game == "jakaro":
+        return [count, _("partners") if players == 4 else _("one against one")]
+    return [count]
+
+
+def game_name(game: str) -> str:
+    return {"hand": _("Hand"), "jakaro": _("Jakaro")}.get(game, game)
+
+
+def turn_words(seconds: int) -> str:
+    return _("%(s)s s a turn") % {"s": seconds}
+
+
+# --------------------------------------------------------------------------------- the lobby
+
+
+def lobby_row(table: Any) -> dict[str, Any]:
+    """One table of the lobby's list (a ``Table`` with its seats prefetched)."""
+    seats = []
+    for seat in table.seats.all():
+        if seat.is_bot:
+            seats.append({"label": _("bot"), "bot": True, "empty": False})
+        elif seat.user_id is not None:
+            name = seat.user.display_name or seat.user.username
+            seats.append({"label": name, "bot": False, "empty": False})
+        else:
+            seats.append({"label": _("empty seat"), "bot": False, "empty": True})
+    return {
+        "id": table.public_id,
+        "game": table.game,
+        "options": options_words(table.game, table.options),
+        "turn": turn_words(table.turn_seconds),
+        "seats": seats,
+        "taken": sum(not s["empty"] for s in seats),
+        "playing": table.status == "playing",
+        "free": table.stake == 0,
+    }
+
+
+def lobby_groups(tables: list[Any]) -> list[dict[str, Any]]:
+    """The lobby's tables by game, Hand first."""
+    return [
+        {
+            "game": game,
+            "name": game_name(game),
+            "tables": [lobby_row(t) for t in tables if t.game == game],
+        }
+        for game in ("hand", "jakaro")
+    ]
+
+
+# --------------------------------------------------------------------------------- a table
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
+    view = state.get("view") or {}
+    counts = view.get("hand_counts") or []
+    you = state["you"]["seat"]
+    turn = view.get("turn") if state["match"]["status"] == "playing" else None
+    rows = []
+    for seat in state["table"]["seats"]:
+        n = seat["number"]
+        if seat["bot"]:
+            label = _("bot")
+        elif seat["name"]:
+            label = seat["name"]
+        else:
+            label = None
+        away_until = None
+        away = _parse_time(seat["away_since"])
+        if away is not None and not seat["bot"] and seat["name"]:
+            away_until = (away + timedelta(seconds=settings.SEAT_KEEP_SECONDS)).isoformat()
+        rows.append(
+            {
+                **seat,
+                "label": label,
+                "empty": label is None,
+                "you": n == you,
+                "turn": n == turn,
+                "count": counts[n] if n < len(counts) else None,
+                "away_until": away_until,
+                "human": seat["name"] is not None and not seat["bot"],
+            }
+        )
+    return rows
+
+
+def _named(seats: list[dict[str, Any]], number: int) -> str:
+    row = next((s for s in seats if s["number"] == number), None)
+    if row is None or row["empty"]:
+        return _("seat %(n)s") % {"n": number + 1}
+    return row["label"]
+
+
+def _outcome(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict] | None:
+    if not outcome:
+        return None
+    rows = []
+    for place, members in outcome.get("places", []):
+        names = [_named(seats, s) for s in members]
+        share = ", ".join(sorted({outcome.get("shares", {}).get(str(s), "0") for s in members}))
+        rows.append({"place": place, "names": names, "share": share})
+    return rows
+
+
+def table_context(state: dict[str, Any]) -> dict[str, Any]:
+    """Everything the table templates need, from one viewer's ``table_state``."""
+    table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
+    seats = _seats(state)
+    you = state["you"]["seat"]
+    mine = next((s for s in seats if s["you"]), None)
+    waiting = match["status"] == "waiting"
+    playing = match["status"] == "playing"
+    any_empty = any(s["empty"] for s in seats)
+    game_view = None
+    if view is not None:
+        prepare = GAME_VIEWS.get(table["game"])
+        game_view = prepare(view, seats, you) if prepare else None
+        if game_view is not None and not playing:
+            game_view["moves"] = []  # a finished match shown between matches takes no move
+    played = shown or (match if match["status"] in ("finished", "aborted") else None)
+    return {
+        "state": state,
+        "t": table,
+        "game_name": game_name(table["game"]),
+        "options": options_words(table["game"], table["options"]),
+        "turn_words": turn_words(table["turn_seconds"]),
+        "seats": seats,
+        "you": you,
+        "mine": mine,
+        "match": match,
+        "shown": shown,
+        "played": played,
+        "result": _outcome(played["outcome"], seats) if played else None,
+        "waiting": waiting,
+        "playing": playing,
+        "can_sit": you is None and waiting and any_empty,
+        "can_bot": table["creator"] and table["stake"] == 0 and waiting and any_empty,
+        "can_leave": mine is not None and waiting,
+        "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
+        "your_turn": playing and view is not None and you is not None and view["turn"] == you,
+        "turn_name": (
+            _named(seats, view["turn"]) if playing and view and view["turn"] is not None else None
+        ),
+        "view": view,
+        "game_view": game_view,
+        "game_template": f"games/views/{table['game']}.html",
+        "chat": state["chat"],
+        "seeds_key": SEEDS_KEY,
+    }
+
+
+# --------------------------------------------------------------------------------- Jakaro
+
+
+def _jakaro_pos(pos: int, start: int) -> str:
+    if pos < 0:
+        return _("in base")
+    if pos >= 76:
+        return _("home %(n)s") % {"n": pos - 75}
+    return _("square %(n)s (%(k)s from start)") % {"n": pos, "k": (pos - start) % 76}
+
+
+def _marble(token: str, actor: int, seats: list[dict[str, Any]]) -> str:
+    """``m2`` -> "marble 3"; ``1:m0`` -> "Sara's marble 1" (a marble of another seat)."""
+    owner, _sep, m = token.rpartition(":")
+    number = int(m[1:]) + 1 if m[1:].isdigit() else m
+    if owner and owner.isdigit() and int(owner) != actor:
+        return _("marble %(m)s of %(name)s") % {"m": number, "name": _named(seats, int(owner))}
+    return _("marble %(m)s") % {"m": number}
+
+
+def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
+    """Readable words for a Jakaro action text (docs/scenarios.md, "Action texts")."""
+    parts = action.split()
+    if len(parts) < 2:
+        return action
+    kind, card = parts[0], card_label(parts[1])
+    rest = parts[2:]
+    try:
+        if kind == "out":
+            return _("%(card)s: bring a marble out") % {"card": card}
+        if kind == "move" and len(rest) == 2:
+            return _("%(card)s: %(marble)s forward %(n)s") % {
+                "card": card,
+                "marble": _marble(rest[0], actor, seats),
+                "n": rest[1],
+            }
+        if kind == "move" and len(rest) == 1:
+            return _("%(card)s: %(marble)s forward") % {
+                "card": card,
+                "marble": _marble(rest[0], actor, seats),
+            }
+        if kind == "back":
+            return _("%(card)s: %(marble)s four back") % {
+                "card": card,
+                "marble": _marble(rest[0], actor, seats),
+            }
+        if kind == "split" and len(rest) == 4:
+            return _("%(card)s: %(a)s forward %(x)s, then %(b)s forward %(y)s") % {
+                "card": card,
+                "a": _marble(rest[0], actor, seats),
+                "x": rest[1],
+                "b": _marble(rest[2], actor, seats),
+                "y": rest[3],
+            }
+        if kind == "swap" and len(rest) == 2:
+            return _("%(card)s: swap %(a)s with %(b)s") % {
+                "card": card,
+                "a": _marble(rest[0], actor, seats),
+                "b": _marble(rest[1], actor, seats),
+            }
+        if kind == "burn10":
+            return _("%(card)s: burn a card of the next player") % {"card": card}
+        if kind == "discard":
+            return _("Throw away %(card)s (no move)") % {"card": card}
+    except (ValueError, IndexError):
+        pass
+    return pretty_cards(action)
+
+
+def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    starts = view.get("starts") or []
+    board = []
+    for seat, marbles in enumerate(view.get("marbles") or []):
+        start = starts[seat] if seat < len(starts) else 0
+        board.append(
+            {
+                "seat": seat,
+                "name": _named(seats, seat),
+                "you": seat == you,
+                "partner": seat == view.get("partner"),
+                "marbles": [
+                    {"n": i + 1, "where": _jakaro_pos(p, start), "home": p >= 76, "base": p < 0}
+                    for i, p in enumerate(marbles)
+                ],
+            }
+        )
+    last = view.get("last")
+    last_words = None
+    if last:
+        last_words = {
+            "name": _named(seats, last["seat"]),
+            "words": jakaro_label(last["action"], last["seat"], seats),
+            "burned": card_label(last["burned"]) if last.get("burned") else None,
+        }
+    actor = you if you is not None else -1
+    winner = view.get("winner")
+    return {
+        "hand": [card_item(c) for c in view.get("hand") or []],
+        "board": board,
+        "discard": [card_item(c) for c in (view.get("discard") or [])[-8:]],
+        "deck_left": view.get("deck_left"),
+        "deck_no": view.get("deck_no"),
+        "last": last_words,
+        "winner": winner,
+        "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in view["legal"]],
+    }
+
+
+# --------------------------------------------------------------------------------- Hand
+
+MUST_WORDS = {
+    "draw": lambda: _("draw a card"),
+    "use_fire_card": lambda: _("use the card taken from the fire pile"),
+    "use_joker": lambda: _("lay the joker you took"),
+    "throw": lambda: _("throw a card"),
+}
+
+
+def hand_label(action: str) -> str:
+    """Readable words for a Hand action text (docs/scenarios.md, "Action texts")."""
+    parts = action.split()
+    if not parts:
+        return action
+    kind = parts[0]
+    if action == "draw stock":
+        return _("Draw from the stock")
+    if action == "draw fire":
+        return _("Take the fire pile's top card")
+    if kind == "throw" and len(parts) == 2:
+        return _("Throw %(card)s") % {"card": card_label(parts[1])}
+    if kind == "lay":
+        return _("Lay down: %(melds)s") % {"melds": pretty_cards(" ".join(parts[1:]))}
+    if kind == "off" and len(parts) >= 3:
+        return _("Lay off %(cards)s on meld %(n)s") % {
+            "cards": pretty_cards(" ".join(parts[2:])),
+            "n": parts[1],
+        }
+    if kind == "swap" and len(parts) >= 3:
+        return _("Swap %(cards)s for the joker of meld %(n)s") % {
+            "cards": pretty_cards(" ".join(parts[2:])),
+            "n": parts[1],
+        }
+    return pretty_cards(action)
+
+
+def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
+    moves = []
+    if mine and view.get("phase") == "draw":
+        moves.append({"action": "draw stock", "label": hand_label("draw stock")})
+        if view.get("fire_top"):
+            moves.append({"action": "draw fire", "label": hand_label("draw fire")})
+    for action in view.get("legal") or []:
+        moves.append({"action": action, "label": hand_label(action)})
+    throws = []
+    if mine and view.get("phase") == "play":
+        seen = set()
+        for card in view.get("hand") or []:
+            if card not in seen and not card.startswith("JK"):  # a joker is never thrown
+                seen.add(card)
+                throws.append({"action": f"throw {card}", **card_item(card)})
+    scores = []
+    totals = view.get("totals") or []
+    opened = view.get("opened") or []
+    for seat in range(view.get("players", 0)):
+        scores.append(
+            {
+                "name": _named(seats, seat),
+                "total": totals[seat] if seat < len(totals) else 0,
+                "opened": opened[seat] if seat < len(opened) else False,
+                "rounds": [row[seat] for row in view.get("history") or [] if seat < len(row)],
+            }
+        )
+    result = view.get("result")
+    shown_hands = None
+    if view.get("hands"):
+        shown_hands = [
+            {"name": _named(seats, s), "cards": [card_item(c) for c in cards]}
+            for s, cards in enumerate(view["hands"])
+        ]
+    return {
+        "hand": [card_item(c) for c in view.get("hand") or []],
+        "moves": moves,
+        "throws": throws,
+        "melds": [
+            {
+                "n": m["n"],
+                "owner": _named(seats, m["owner"]),
+                "text": pretty_cards(m["text"]),
+                "points": m["points"],
+            }
+            for m in view.get("melds") or []
+        ],
+        "fire_top": card_item(view["fire_top"]) if view.get("fire_top") else None,
+        "fire_count": len(view.get("fire") or []),
+        "stock_count": view.get("stock_count"),
+        "round": view.get("round"),
+        "rounds": view.get("rounds"),
+        "dealer": _named(seats, view.get("dealer", 0)),
+        "threshold": view.get("threshold"),
+        "must": [MUST_WORDS[m]() for m in view.get("must") or [] if m in MUST_WORDS],
+        "fire_card": card_label(view["fire_card"]) if view.get("fire_card") else None,
+        "joker_due": card_label(view["joker_due"]) if view.get("joker_due") else None,
+        "scores": scores,
+        "result": result,
+        "out_name": _named(seats, result["out"])
+        if result and result.get("out") is not None
+        else None,
+        "shown_hands": shown_hands,
+        "composer": mine,
+    }
+
+
+GAME_VIEWS = {"hand": _hand_view, "jakaro": _jakaro_view}
+
+
+# --------------------------------------------------------------------------------- socket frames
+
+
+def state_fragment(state: dict[str, Any], lang: str) -> str:
+    """The HTML-mode frame for a state: the live table and the chat, each swapped by id."""
+    with translation.override(lang):
+        ctx = table_context(state)
+        ctx["oob"] = True
+        return render_to_string("games/_table_live.html", ctx) + render_to_string(
+            "games/_table_chat.html", ctx
+        )
+
+
+def error_fragment(message: str) -> str:
+    """The HTML-mode frame for a refusal: words beside the moves, for screen readers too."""
+    return (
+        '<p id="table-error" class="table-error" role="alert" data-testid="table-error" '
+        'hx-swap-oob="true">'
+        f"{escape(message)}</p>"
+    )

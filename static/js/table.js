@@ -1,0 +1,155 @@
+// The table page's own script (no inline scripts: the CSP is script-src 'self').
+//
+// The htmx WebSocket extension opens /ws/table/<id>/ and swaps the HTML fragments the server
+// sends (#table-live, #table-chat, #table-error). This module sends the frames of
+// docs/protocol.md itself: every <form class="send" data-frame="<type>"> becomes one JSON frame
+// with real numbers for "seq" and "seat". It also does the browser's fair-shuffle duty
+// (docs/fairness.md): the seed for a sit-down or a "ready" is made here, with
+// crypto.getRandomValues, only after the commitment it goes with is on the screen, and
+// (match, commitment, seat, seed) is kept in localStorage under the key in data-seeds-key.
+
+const root = document.getElementById("table");
+let socket = null;
+
+function setConnected(on) {
+  const conn = document.getElementById("table-conn");
+  if (!conn) return;
+  conn.textContent = on ? conn.dataset.on : conn.dataset.off;
+  conn.classList.toggle("on", on);
+}
+
+document.addEventListener("htmx:wsOpen", (e) => {
+  socket = e.detail.socketWrapper;
+  setConnected(true);
+});
+document.addEventListener("htmx:wsClose", () => setConnected(false));
+
+function showError(text) {
+  const box = document.getElementById("table-error");
+  if (box) box.textContent = text;
+}
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** 16 random bytes from the browser, as 32 lowercase hex characters (docs/fairness.md). */
+export function newSeed() {
+  if (!globalThis.crypto || !crypto.getRandomValues) return null;
+  return hex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** Every seed this browser sent: [{table, match, commitment, seat, seed, at}], newest last. */
+export function seedsKept() {
+  try {
+    return JSON.parse(localStorage.getItem(root.dataset.seedsKey) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function keepSeed(entry) {
+  const kept = seedsKept().filter((e) => e.match !== entry.match);
+  kept.push(entry);
+  try {
+    localStorage.setItem(root.dataset.seedsKey, JSON.stringify(kept.slice(-200)));
+  } catch {
+    // Private browsing may refuse storage; the seed still goes to the server and is shown.
+  }
+}
+
+function live() {
+  return document.getElementById("table-live");
+}
+
+function frameOf(form, submitter) {
+  const frame = { type: form.dataset.frame };
+  for (const [name, value] of new FormData(form, submitter)) {
+    if (name === "seq" || name === "seat") frame[name] = Number.parseInt(value, 10);
+    else if (name === "team") frame.team = value === "1";
+    else frame[name] = typeof value === "string" ? value.trim() : value;
+  }
+  if (frame.type === "move" && frame.seq === undefined) {
+    frame.seq = Number.parseInt(live().dataset.seq, 10); // the composer: the table as shown now
+  }
+  return frame;
+}
+
+function addSeed(frame) {
+  // The seed belongs to the commitment on the screen: refuse if the form's is not the one shown.
+  const shown = live().querySelector("[data-commitment]");
+  if (!shown || shown.textContent.trim() !== frame.commitment) return false;
+  const seed = newSeed();
+  if (!seed) return false;
+  frame.seed = seed;
+  const seat = frame.type === "sit" ? frame.seat : Number.parseInt(live().dataset.youSeat, 10);
+  keepSeed({
+    table: root.dataset.table,
+    match: frame.match,
+    commitment: frame.commitment,
+    seat,
+    seed,
+    at: new Date().toISOString(),
+  });
+  return true;
+}
+
+export function send(frame) {
+  if (!socket) {
+    showError(root.dataset.msgOffline);
+    return false;
+  }
+  socket.send(JSON.stringify(frame), root);
+  return true;
+}
+
+document.addEventListener("submit", (e) => {
+  const form = e.target.closest("form.send[data-frame]");
+  if (!form || !root.contains(form)) return;
+  e.preventDefault();
+  const frame = frameOf(form, e.submitter);
+  if ((frame.type === "sit" || frame.type === "ready") && !addSeed(frame)) {
+    showError(root.dataset.msgNoseed);
+    return;
+  }
+  if (frame.type === "move" && !frame.action) return;
+  showError("");
+  if (send(frame)) {
+    if (frame.type === "chat" || form.classList.contains("composer")) {
+      const input = form.querySelector("input[name=text], input[name=action]");
+      if (input) input.value = "";
+    }
+  }
+});
+
+// Hand: tapping a card adds it to the written move.
+document.addEventListener("click", (e) => {
+  const card = e.target.closest("[data-compose]");
+  if (!card) return;
+  const input = document.getElementById("move-text");
+  if (!input) return;
+  input.value = (input.value.trim() + " " + card.dataset.compose).trim();
+  input.focus();
+});
+
+// Countdowns: the server's deadline against the server's "now" of the same frame, so a wrong
+// phone clock does not matter. Past a deadline with no new state for a while, ask for the table
+// again (docs/protocol.md, the seq rules).
+const received = new WeakMap();
+const synced = new WeakSet();
+function tick() {
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    if (!received.has(el)) received.set(el, Date.now());
+    const left =
+      Date.parse(el.dataset.deadline) - Date.parse(el.dataset.now) - (Date.now() - received.get(el));
+    el.textContent = String(Math.max(0, Math.ceil(left / 1000)));
+    el.classList.toggle("late", left < 5000);
+    if (left < -5000 && !synced.has(el) && el.closest("#table-live .table-head")) {
+      synced.add(el);
+      send({ type: "sync" });
+    }
+  }
+}
+setInterval(tick, 250);
+document.addEventListener("htmx:wsAfterMessage", tick);
+tick();

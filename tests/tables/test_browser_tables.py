@@ -1,0 +1,238 @@
+"""Playing through the pages in headless Chromium, against a real Daphne and a real Celery worker
+with beat (tests/tables/conftest.py, ``live_site``): two players in two browser contexts create
+and join a Jakaro and a Hand table and see each other's moves live; one whole match against a bot
+is played through the page to its result. Screenshots (phone size) go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+import games
+from games.models import Majlis, Match, Table
+from tests.conftest import ARTIFACTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+WAIT = 30_000  # ms: a state frame after a move comes in well under a second here
+
+
+@pytest.fixture
+def majlis():
+    majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
+    yield majlis
+    # Stop every match the test left going, so the Celery worker is not moving a bot or playing a
+    # time-out while the database is flushed for the next test.
+    Match.objects.filter(status="playing").update(status="aborted", deadline=None)
+
+
+def player(django_user_model, name: str, display: str, lang: str = "ar"):
+    return django_user_model.objects.create_user(
+        name, password="x-Long-pass-123", display_name=display, language=lang
+    )
+
+
+def open_as(chromium, base: str, user, lang: str = "ar"):
+    """A browser context signed in as ``user`` (its session cookie), phone-sized."""
+    client = Client()
+    client.force_login(user)
+    context = chromium.new_context(viewport=PHONE, locale=lang)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    return context, page
+
+
+def wait_live(page) -> None:
+    page.wait_for_selector("#table-conn.on")
+
+
+def seq_of(page) -> int:
+    return int(page.locator("#table-live").get_attribute("data-seq"))
+
+
+def wait_seq(page, seq: int) -> None:
+    page.wait_for_function("s => +document.getElementById('table-live').dataset.seq >= s", arg=seq)
+
+
+def wait_my_turn_or_end(page, after: int) -> None:
+    page.wait_for_function(
+        """a => { const l = document.getElementById('table-live');
+                  return l && (l.dataset.status !== 'playing' ||
+                               (l.dataset.yourTurn === '1' && +l.dataset.seq >= a)); }""",
+        arg=after,
+    )
+
+
+def create_table(page, base: str, **fields) -> str:
+    """Fill the majlis's create form; return the new table's id (from the page it opens)."""
+    page.goto(base + "/majlis/")
+    form = page.get_by_test_id("create-form")
+    for name, value in fields.items():
+        if isinstance(value, bool):
+            form.locator(f"[name={name}]").set_checked(value)
+        else:
+            form.locator(f"[name={name}]").select_option(str(value))
+    page.get_by_test_id("create-submit").click()
+    page.wait_for_url("**/majlis/t/**")
+    wait_live(page)
+    return page.locator("#table").get_attribute("data-table")
+
+
+def sit(page, seat: int) -> None:
+    page.get_by_test_id(f"sit-{seat}").click()
+    page.wait_for_selector(f".seat.you[data-seat='{seat}']")
+
+
+def kept_seeds(page) -> list[dict]:
+    return json.loads(page.evaluate("localStorage.getItem('sahrat.seeds.v1') || '[]'"))
+
+
+def test_two_players_create_join_and_see_each_others_moves(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    ctx_a, a = open_as(chromium, base, sara)
+    ctx_b, b = open_as(chromium, base, ali, "en")
+    try:
+        # Ali watches the majlis; Sara's new table appears there without a reload.
+        b.goto(base + "/majlis/")
+        assert b.locator("html").get_attribute("dir") == "ltr"
+        b.wait_for_timeout(300)  # the lobby socket is open
+        jakaro_id = create_table(a, base, game="jakaro", players=2)
+        assert a.locator("html").get_attribute("dir") == "rtl"
+        commitment = a.get_by_test_id("commitment").inner_text().strip()
+        sit(a, 0)
+        row = b.locator(f"#tables [data-table='{jakaro_id}']")
+        row.get_by_text("سارة").wait_for()  # and then her seat, again without a reload
+        assert "two players" in row.inner_text()
+        a.screenshot(path=str(ARTIFACTS / "table-waiting-ar.png"), full_page=True)
+        b.screenshot(path=str(ARTIFACTS / "majlis-en.png"), full_page=True)
+
+        # The seed was made in Sara's browser for the commitment she was shown.
+        seeds = kept_seeds(a)
+        assert seeds[-1]["commitment"] == commitment and seeds[-1]["seat"] == 0
+        assert len(seeds[-1]["seed"]) == 32
+        match = Match.objects.get(table__public_id=jakaro_id)
+        assert match.seeds.get(seat=0).seed == seeds[-1]["seed"]
+
+        row.locator("a").click()
+        b.wait_for_url(f"**/majlis/t/{jakaro_id}/")
+        wait_live(b)
+        sit(b, 1)
+        for page in (a, b):
+            page.wait_for_selector("#table-live[data-status='playing']")
+        # Four turns, each played by whoever's turn it is, seen live by the other.
+        pages, names = {0: a, 1: b}, {0: "سارة", 1: "Ali"}
+        for _ in range(4):
+            seq = seq_of(a)
+            wait_seq(b, seq)
+            mover = 0 if a.locator("#table-live[data-your-turn]").count() else 1
+            other = 1 - mover
+            pages[mover].locator(".moves button.move").first.click()
+            wait_seq(pages[other], seq + 1)
+            wait_seq(pages[mover], seq + 1)
+            assert names[mover] in pages[other].get_by_test_id("last-move").inner_text()
+        a.screenshot(path=str(ARTIFACTS / "table-jakaro-ar.png"), full_page=True)
+        b.screenshot(path=str(ARTIFACTS / "table-jakaro-en.png"), full_page=True)
+
+        # Chat: one tap on a quick phrase reaches the other seat.
+        a.locator(".quick .chip").first.click()
+        b.get_by_test_id("chat-log").get_by_text("السلام عليكم").wait_for()
+
+        # Hand, two players: the starter throws, the other draws (written in the composer) and
+        # throws; a move out of turn is refused in words beside the moves.
+        hand_id = create_table(b, base, game="hand", players=2, variant="plain", table="easy")
+        sit(b, 0)
+        a.goto(f"{base}/majlis/t/{hand_id}/")
+        wait_live(a)
+        sit(a, 1)
+        for page in (a, b):
+            page.wait_for_selector("#table-live[data-status='playing']")
+        pages, names = {1: a, 0: b}, {1: "سارة", 0: "Ali"}
+        starter = 1 if a.locator("#table-live[data-your-turn]").count() else 0
+        other = 1 - starter
+        seq = seq_of(pages[starter])
+        throw = pages[starter].locator(".throw-row button.move").first
+        thrown = throw.get_attribute("data-action").split()[1]
+        throw.click()
+        wait_seq(pages[other], seq + 1)
+        fire = pages[other].get_by_test_id("fire").locator("[data-card]")
+        assert fire.get_attribute("data-card") == thrown
+
+        pages[starter].locator("#move-text").fill("draw stock")
+        pages[starter].get_by_test_id("composer-send").click()
+        error = pages[starter].get_by_test_id("table-error")
+        error.wait_for()
+        assert error.inner_text().strip()  # "not your turn", in the player's language
+
+        pages[other].locator("#move-text").fill("draw stock")
+        pages[other].get_by_test_id("composer-send").click()
+        wait_seq(pages[starter], seq + 2)
+        wait_seq(pages[other], seq + 2)
+        # The first card (hands are sorted, jokers last: a joker may not be thrown).
+        pages[other].locator(".throw-row button.move").first.click()
+        wait_seq(pages[starter], seq + 3)
+        assert pages[starter].locator("#table-live[data-your-turn]").count() == 1
+        a.screenshot(path=str(ARTIFACTS / "table-hand-ar.png"), full_page=True)
+        b.screenshot(path=str(ARTIFACTS / "table-hand-en.png"), full_page=True)
+        assert Table.objects.get(public_id=hand_id).status == "playing"
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_a_whole_match_against_a_bot_through_the_page(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    nora = player(django_user_model, "nora", "نورة")
+    ctx, page = open_as(chromium, base, nora)
+    engine = games.get("jakaro")
+    try:
+        table_id = create_table(page, base, game="jakaro", players=2)
+        sit(page, 0)
+        page.get_by_test_id("bot-1").click()
+        page.wait_for_selector("#table-live[data-status='playing']")
+        match = Match.objects.get(table__public_id=table_id, number=1)
+        turns = 0
+        after = 0
+        while True:
+            wait_my_turn_or_end(page, after)
+            live = page.locator("#table-live")
+            if live.get_attribute("data-status") != "playing":
+                break
+            seq = int(live.get_attribute("data-seq"))
+            match.refresh_from_db()
+            assert match.seq == seq
+            # Play as the bot would (quicker to the end than the first button), by tapping it.
+            choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), 0))
+            page.locator(f".moves button[data-action='{choice}']").click()
+            turns += 1
+            after = seq + 1
+            if turns == 3:
+                page.screenshot(path=str(ARTIFACTS / "bot-match-ar.png"), full_page=True)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and turns > 10
+        result = page.get_by_test_id("result")
+        result.wait_for()
+        assert page.get_by_test_id("secret").first.inner_text().strip() == match.secret
+        page.screenshot(path=str(ARTIFACTS / "bot-match-result-ar.png"), full_page=True)
+
+        # Ready for the next one: a fresh seed for the next match's commitment, kept here too.
+        nxt = Match.objects.get(table__public_id=table_id, number=2)
+        page.get_by_test_id("ready").click()
+        page.wait_for_selector(f"#table-live[data-match='{nxt.public_id}'][data-status='playing']")
+        kept = {e["match"]: e for e in kept_seeds(page)}
+        assert kept[match.public_id]["commitment"] == match.commitment
+        assert kept[nxt.public_id]["commitment"] == nxt.commitment
+        assert nxt.seeds.get(seat=0).seed == kept[nxt.public_id]["seed"]
+    finally:
+        ctx.close()
