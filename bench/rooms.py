@@ -268,7 +268,9 @@ class Table:
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
-        url = self.base.replace("http://", "ws://") + f"/ws/table/{self.spec.public_id}/"
+        # The JSON rendering (docs/protocol.md); without ?format=json the socket sends HTML.
+        path = f"/ws/table/{self.spec.public_id}/?format=json"
+        url = self.base.replace("http://", "ws://") + path
         for seat, cookie in enumerate(self.spec.cookies):
             ws = await connect(
                 url,

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import (
-    ARTIFACTS,
-    CHROMIUM,
-    ROOT,
-    _free_port,
-    _stop,
-    _subprocess_env,
-    _wait_port,
-)
+from bench.soak import free_port, wait_port
+from tests.conftest import ARTIFACTS, CHROMIUM, _server
 
 
 @pytest.fixture
@@ -64,29 +54,11 @@ LIVE_CLOCKS = {
 }
 
 
-@contextmanager
-def _live_process(name: str, env: dict[str, str], *args: str) -> Iterator[subprocess.Popen]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"{name}.log", "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", *args],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            yield proc
-        finally:
-            _stop(proc)
-
-
 @pytest.fixture(scope="session")
 def live_site(django_db_setup) -> Iterator[str]:
     """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
     yields Daphne's base URL."""
-    env = {**_subprocess_env(), **LIVE_CLOCKS}
-    port = _free_port()
+    port = free_port()
     app = "sahrat_site.asgi:application"
     schedule = ARTIFACTS / f"celerybeat-schedule-{os.getpid()}"
     worker = [
@@ -106,10 +78,10 @@ def live_site(django_db_setup) -> Iterator[str]:
     ]
     daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
     with (
-        _live_process("live-daphne", env, *daphne) as server,
-        _live_process("live-celery", env, *worker),
+        _server("live-daphne", *daphne, env=LIVE_CLOCKS) as server,
+        _server("live-celery", *worker, env=LIVE_CLOCKS),
     ):
-        _wait_port(port, server, "Daphne")
+        wait_port(port, server, "Daphne")
         yield f"http://127.0.0.1:{port}"
     for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{os.getpid()}*"):
         leftover.unlink()
