@@ -195,7 +195,10 @@ def setup(n_tables: int) -> list[TableSpec]:
 
     from accounts.models import User
     from games import services
-    from games.models import Match
+    from games.models import Majlis, Match
+
+    # migrate makes this room; a test database flushed by earlier tests has none.
+    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
 
     def player(name: str) -> Any:
         user, created = User.objects.get_or_create(
@@ -210,7 +213,7 @@ def setup(n_tables: int) -> list[TableSpec]:
     for t in range(n_tables):
         game, options = GAMES[t % len(GAMES)]
         users = [player(f"rooms{4 * t + s}") for s in range(4)]
-        table = services.table_create(user=users[0], game=game, options=options)
+        table = services.table_create(user=users[0], game=game, options=options, majlis=majlis)
         match = Match.objects.get(table=table, number=1)
         for seat, user in enumerate(users[:3]):
             services.seat_take(

@@ -54,10 +54,11 @@ LIVE_CLOCKS = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def live_site(django_db_setup) -> Iterator[str]:
     """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
-    yields Daphne's base URL."""
+    yields Daphne's base URL. Module-scoped: its beat's sweeper plays every overdue match in the
+    test database, which must not happen behind the backs of other modules' tests."""
     port = free_port()
     app = "sahrat_site.asgi:application"
     schedule = ARTIFACTS / f"celerybeat-schedule-{os.getpid()}"

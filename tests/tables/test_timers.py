@@ -19,7 +19,7 @@ import pytest
 from games import services
 from games.models import Match, MatchAction, Seat
 from sahrat_site.celery import app as celery_app
-from tests.conftest import ARTIFACTS, _server
+from tests.conftest import ARTIFACTS, RUNNING, _server
 from tests.tables.helpers import make_table, seat_humans
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -63,10 +63,19 @@ def wait_for(check: Callable[[], bool], seconds: float = 40, what: str = "") -> 
 
 @pytest.fixture
 def empty_queue():
-    """No countdown task left over from another test may play in this one's worker."""
+    """This test's worker has the broker to itself: workers other tests started are paused (a
+    worker with other clocks would set other deadlines), and no countdown task left over from
+    another test may play here."""
+    others = [p for p in RUNNING if p.poll() is None and "worker" in " ".join(map(str, p.args))]
+    for proc in others:
+        proc.send_signal(signal.SIGSTOP)
     celery_app.control.purge()
-    yield
-    celery_app.control.purge()
+    try:
+        yield
+    finally:
+        celery_app.control.purge()
+        for proc in others:
+            proc.send_signal(signal.SIGCONT)
 
 
 def test_a_timeout_auto_plays_through_the_countdown_task(short_clocks, empty_queue, creator, users):
