@@ -153,12 +153,13 @@ def _schedule(match: Match) -> None:
     if match.deadline is None or match.status != Match.Status.PLAYING:
         return
     match_id, seq, eta = match.pk, match.seq, match.deadline
+    queue = settings.TABLES_QUEUE
 
     def send() -> None:
         from games import tasks
 
         try:
-            tasks.match_due.apply_async((match_id, seq), eta=eta)
+            tasks.match_due.apply_async((match_id, seq), eta=eta, queue=queue)
         except Exception as exc:  # the sweeper plays it instead
             log.warning("could not schedule match %s: %r", match_id, exc)
 

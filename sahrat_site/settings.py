@@ -232,8 +232,15 @@ CELERY_BEAT_SCHEDULE = {
     # The heartbeat lets /healthz say whether beat and a worker are alive.
     "heartbeat": {"task": "sahrat_site.tasks.heartbeat", "schedule": 10.0},
     # The safety net for turn timers and seat-keeping (games/tasks.py).
-    "sweep": {"task": "games.tasks.sweep", "schedule": float(os.environ.get("SWEEP_S", "1.5"))},
+    "sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": float(os.environ.get("SWEEP_S", "1.5")),
+        "options": {"queue": os.environ.get("TABLES_QUEUE", "celery")},
+    },
 }
+# The Celery queue of the tables' timers (countdowns and the sweeper): a deployment can give the
+# timers workers of their own (`celery worker -Q tables`); tests give a worker its own queue.
+TABLES_QUEUE = os.environ.get("TABLES_QUEUE", "celery")
 
 # The live tables' clocks (games/services.py). Tests shorten them through the environment.
 TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own

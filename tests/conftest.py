@@ -47,11 +47,6 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-# Servers started by _server and still running (tests that need the Celery broker to themselves
-# pause the other workers: see tests/tables/test_timers.py).
-RUNNING: list[subprocess.Popen] = []
-
-
 @contextmanager
 def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
     """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log;
@@ -65,11 +60,9 @@ def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterato
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        RUNNING.append(proc)
         try:
             yield proc
         finally:
-            RUNNING.remove(proc)
             _stop(proc)
 
 

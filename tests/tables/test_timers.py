@@ -19,12 +19,15 @@ import pytest
 from games import services
 from games.models import Match, MatchAction, Seat
 from sahrat_site.celery import app as celery_app
-from tests.conftest import ARTIFACTS, RUNNING, _server
+from tests.conftest import ARTIFACTS, _server
 from tests.tables.helpers import make_table, seat_humans
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 CLOCKS = {
+    # A queue of their own: workers other tests started (with other clocks) never take these
+    # tests' timers, and this module's workers take no one else's.
+    "TABLES_QUEUE": f"timers-test-{os.getpid()}",
     "TURN_SECONDS_OVERRIDE": "1.5",
     "SEAT_KEEP_SECONDS": "1",
     "BOT_DELAY": "0.3",
@@ -36,7 +39,7 @@ CLOCKS = {
 @pytest.fixture
 def short_clocks(settings):
     for name, value in CLOCKS.items():
-        setattr(settings, name, float(value))
+        setattr(settings, name, value if name == "TABLES_QUEUE" else float(value))
     return settings
 
 
@@ -45,6 +48,7 @@ def worker(name: str, beat: bool) -> Iterator:
     """A Celery worker process (with beat embedded when ``beat``) on the test broker."""
     ARTIFACTS.mkdir(exist_ok=True)
     args = ["celery", "-A", "sahrat_site", "worker", "--pool=solo", "--loglevel=INFO"]
+    args += ["-Q", CLOCKS["TABLES_QUEUE"]]
     args += ["--without-gossip", "--without-mingle", "-n", f"{name}-{os.getpid()}@%h"]
     if beat:
         args += ["-B", f"--schedule={ARTIFACTS / f'{name}-beat-schedule'}"]
@@ -61,21 +65,18 @@ def wait_for(check: Callable[[], bool], seconds: float = 40, what: str = "") -> 
     raise AssertionError(f"gave up waiting for {what or check}")
 
 
+def purge_timers() -> None:
+    """Empty this module's timer queue."""
+    with celery_app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(CLOCKS["TABLES_QUEUE"])
+
+
 @pytest.fixture
 def empty_queue():
-    """This test's worker has the broker to itself: workers other tests started are paused (a
-    worker with other clocks would set other deadlines), and no countdown task left over from
-    another test may play here."""
-    others = [p for p in RUNNING if p.poll() is None and "worker" in " ".join(map(str, p.args))]
-    for proc in others:
-        proc.send_signal(signal.SIGSTOP)
-    celery_app.control.purge()
-    try:
-        yield
-    finally:
-        celery_app.control.purge()
-        for proc in others:
-            proc.send_signal(signal.SIGCONT)
+    """No countdown task left over from another test of this module may play in this one."""
+    purge_timers()
+    yield
+    purge_timers()
 
 
 def test_a_timeout_auto_plays_through_the_countdown_task(short_clocks, empty_queue, creator, users):
@@ -99,7 +100,7 @@ def test_a_killed_workers_lost_timer_is_still_enforced_by_the_sweeper(
         # ...and dies before it is due, with no goodbye: that task is gone.
         doomed.send_signal(signal.SIGKILL)
         doomed.wait(timeout=10)
-    celery_app.control.purge()
+    purge_timers()
     match = Match.objects.get(table=table, number=1)
     assert not match.actions.exists()
     with worker("timers-sweeper", beat=True):
