@@ -6,12 +6,13 @@ is played through the page to its result. Screenshots (phone size) go to test-ar
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from django.test import Client
 
 import games
-from games.models import Majlis, Match, Table
+from games.models import Majlis, Match, Seat, Table
 from tests.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,8 +26,15 @@ def majlis():
     majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
     yield majlis
     # Stop every match the test left going, so the Celery worker is not moving a bot or playing a
-    # time-out while the database is flushed for the next test.
+    # time-out while the database is flushed for the next test; and let Daphne finish the
+    # disconnects of the closed pages (each locks its seat row), or the flush's TRUNCATE and
+    # those row locks deadlock.
     Match.objects.filter(status="playing").update(status="aborted", deadline=None)
+    for _ in range(100):
+        if not Seat.objects.filter(connected__gt=0).exists():
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)  # the last disconnect's transaction commits after its count is written
 
 
 def player(django_user_model, name: str, display: str, lang: str = "ar"):
