@@ -43,23 +43,18 @@ class TableForm(forms.Form):
     )
 
     def options(self) -> dict[str, Any]:
-        """The game's options from the cleaned fields (Jakaro's partners follow its players)."""
+        """The game's options from the cleaned fields: only the options the game has (its own
+        defaults say which), so the form never asks which game it is."""
         data = self.cleaned_data
-        if data["game"] == "jakaro":
-            return {"players": data["players"]}
-        return {
-            "players": data["players"],
-            "partners": data["partners"],
-            "variant": data["variant"] or "saudi",
-            "table": data["table"] or "easy",
-        }
+        engine = games.get(data["game"])
+        defaults = engine.options_to_dict(engine.parse_options({}))
+        given = {k: data.get(k) for k in ("players", "partners", "variant", "table")}
+        return {k: v if given.get(k) in (None, "") else given[k] for k, v in defaults.items()}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
-        if data["game"] == "jakaro" and data["partners"] and data["players"] != 4:
-            raise forms.ValidationError(_("Jakaro partners need four players."))
         try:
             games.get(data["game"]).parse_options(self.options())
         except BadOptions as exc:

@@ -21,6 +21,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import games
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
@@ -56,18 +59,29 @@ def pretty_cards(text: str) -> str:
     return " ".join(one(t) for t in text.split())
 
 
+# Words for the option values a game may have; a game without an option simply has no word for
+# it (Jakaro has no variant or table kind).
+OPTION_WORDS: dict[str, dict[Any, Any]] = {
+    "variant": {"saudi": gettext_lazy("Saudi Hand"), "plain": gettext_lazy("plain Hand")},
+    "table": {"easy": gettext_lazy("easy"), "strict": gettext_lazy("strict")},
+}
+
+
 def options_words(game: str, options: dict[str, Any]) -> list[str]:
-    """A table's options as words: «هاند سعودي، فردي، سهل» / Jakaro two players or partners."""
-    players = int(options.get("players", 4))
+    """A table's options as words: «هاند سعودي، أربعة لاعبين، شراكة، سهل»; partners or solo as
+    the game's own teams say."""
+    engine = games.get(game)
+    parsed = engine.parse_options(options)
+    players = int(engine.options_to_dict(parsed)["players"])
     count = {2: _("two players"), 3: _("three players"), 4: _("four players")}.get(players, "")
-    if game == "hand":
-        variant = _("Saudi Hand") if options.get("variant") == "saudi" else _("plain Hand")
-        team = _("partners") if options.get("partners") else _("solo")
-        level = _("easy") if options.get("table") == "easy" else _("strict")
-        return [variant, count, team, level]
-    if game == "jakaro":
-        return [count, _("partners") if players == 4 else _("one against one")]
-    return [count]
+    partners = any(len(unit) > 1 for unit in engine.teams(parsed))
+    words = []
+    if "variant" in options:
+        words.append(OPTION_WORDS["variant"].get(options["variant"], ""))
+    words += [count, _("partners") if partners else _("solo")]
+    if "table" in options:
+        words.append(OPTION_WORDS["table"].get(options["table"], ""))
+    return [str(w) for w in words if w]
 
 
 def game_name(game: str) -> str:
