@@ -126,7 +126,7 @@ def lobby_groups(tables: list[Any]) -> list[dict[str, Any]]:
             "name": game_name(game),
             "tables": [lobby_row(t) for t in tables if t.game == game],
         }
-        for game in ("hand", "jakaro")
+        for game in games.NAMES
     ]
 
 
