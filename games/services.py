@@ -15,6 +15,7 @@ sweeper (games/tasks.py). A match is its log: each applied action is appended to
 from __future__ import annotations
 
 import logging
+import random
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -34,6 +35,7 @@ from verify import fairness
 
 log = logging.getLogger(__name__)
 
+_pause = random.Random()
 SEED_PATTERN = re.compile(r"\A[0-9a-f]{32,64}\Z")
 
 MESSAGES = {
@@ -379,7 +381,9 @@ def due(engine: Game, state: Any, seats: list[Seat], turn_s: float) -> Due | Non
     if seat is None:
         return None
     if seats[seat].played_by_bot:
-        return Due(seat, MatchAction.By.BOT, settings.BOT_DELAY)
+        # A person's pause is never the same twice; the jitter is for looks, not for fairness
+        # (every card a bot sees and plays comes from the match's random source).
+        return Due(seat, MatchAction.By.BOT, settings.BOT_DELAY * _pause.uniform(0.75, 1.5))
     return Due(seat, MatchAction.By.PLAYER, turn_s)
 
 
