@@ -87,12 +87,17 @@ def daphne(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subproces
             wait_port(port, proc, f"Daphne (log: {log_path})")
             yield f"http://127.0.0.1:{port}", proc
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ask a server to stop; kill it if it has not within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def rss_mb(pid: int) -> float:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.soak import free_port, wait_port
+from bench.soak import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -38,13 +38,23 @@ def _subprocess_env() -> dict[str, str]:
     return env
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+def launch_chromium(pw):
+    """Debian's /usr/bin/chromium, headless, through Playwright (never a browser download); the
+    flags keep it off this machine's closed network."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    return pw.chromium.launch(
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
 
 
 @contextmanager
@@ -63,7 +73,7 @@ def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterato
         try:
             yield proc
         finally:
-            _stop(proc)
+            stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -90,21 +100,8 @@ def browser_page():
     """A fresh headless Chromium page (Debian's /usr/bin/chromium, driven by Playwright)."""
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        browser = launch_chromium(pw)
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar")
         page = context.new_page()
         try:

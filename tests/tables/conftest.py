@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from bench.soak import free_port, wait_port
-from tests.conftest import ARTIFACTS, CHROMIUM, _server
+from tests.conftest import ARTIFACTS, _server, launch_chromium
 
 
 @pytest.fixture
@@ -94,25 +93,12 @@ def chromium():
     its own contexts (one per player)."""
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
     # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls (and the
     # database flush after each) are plain sync code that never runs on that loop.
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        browser = launch_chromium(pw)
         try:
             yield browser
         finally:
