@@ -192,23 +192,47 @@ def _seeds_of(match: Match) -> list[MatchSeed]:
     return rows
 
 
+# A queued countdown whose time passed this long ago is taken as lost (a killed worker): the next
+# deadline gets a task of its own again. The sweeper plays what is overdue meanwhile.
+TIMER_LOST_S = 5.0
+
+
 def _schedule(match: Match) -> None:
-    """After commit: a countdown task for the match's deadline (the fast path; the beat sweeper
-    catches any that is lost)."""
+    """A countdown task for the match's deadline, sent after commit (the fast path; the beat
+    sweeper catches any that is lost). At most one is kept queued per match: if the one already
+    queued fires no later than the deadline, it is left to re-queue itself for the deadline when
+    it fires (``match_advance``), so a person's move, whose deadline is always later than the
+    last one, sends no task. Sets ``match.timer_at``; the caller saves it (``TIMER_FIELDS``)."""
     if match.deadline is None or match.status != Match.Status.PLAYING:
+        match.timer_at = None
         return
-    match_id, seq, eta = match.pk, match.seq, match.deadline
+    pending = match.timer_at
+    lost = timezone.now() - timedelta(seconds=TIMER_LOST_S)
+    if pending is not None and lost < pending <= match.deadline:
+        return
+    match_id, eta = match.pk, match.deadline
+    match.timer_at = eta
     queue = settings.TABLES_QUEUE
 
     def send() -> None:
         from games import tasks
 
         try:
-            tasks.match_due.apply_async((match_id, seq), eta=eta, queue=queue)
+            tasks.match_due.apply_async((match_id, eta.isoformat()), eta=eta, queue=queue)
         except Exception as exc:  # the sweeper plays it instead
             log.warning("could not schedule match %s: %r", match_id, exc)
 
     transaction.on_commit(send)
+
+
+TIMER_FIELDS = ("deadline", "timer_at")
+
+
+def _parse_time(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,6 +308,14 @@ def _waiting_seats(table: Table, number: Any) -> tuple[Match, list[Seat]]:
     return match, seats
 
 
+def _my_seat(table: Table, user: Any) -> Seat | None:
+    """``user``'s seat at ``table``, locked. Only the seat: Seat's default ordering joins the
+    table, and a plain FOR UPDATE would lock the table's row too: that deadlocked a match's end
+    (which updates the table, then its seats) against a player's socket closing, once sockets'
+    calls ran in parallel (seen in bench.rooms)."""
+    return table.seats.select_for_update(of=("self",)).filter(user=user).first()
+
+
 def _check_seed(match: Match, seed: str, commitment: str, match_id: str) -> str:
     seed = (seed or "").strip().lower()
     if not SEED_PATTERN.match(seed):
@@ -347,7 +379,7 @@ def seat_leave(*, user: Any, table_id: str) -> None:
     match = current_match(table)
     if match.status != Match.Status.WAITING:
         raise TableError("not_waiting")
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         raise TableError("not_seated")
     MatchSeed.objects.filter(match=match, seat=seat.number).delete()
@@ -371,8 +403,8 @@ def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     table.save(update_fields=["status"])
     Seat.objects.filter(table=table).update(ready=False)
     _set_deadline(match, engine, state, seats, now)
-    match.save()
     _schedule(match)
+    match.save()
 
 
 @transaction.atomic
@@ -387,7 +419,7 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
         raise TableError("not_over")  # the next match is created when this one ends
     else:
         raise TableError("not_over")
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         raise TableError("not_seated")
     if seat.ready:
@@ -444,7 +476,7 @@ def _turn_time(match: Match) -> float:
 
 # What a logged action changes on the match row (saved with update_fields: a move's UPDATE
 # stays small).
-MOVE_FIELDS = ("seq", "snapshot", "status", "outcome", "ended_at", "revealed_at", "deadline")
+MOVE_FIELDS = ("seq", "snapshot", "status", "outcome", "ended_at", "revealed_at", *TIMER_FIELDS)
 
 
 def _append(
@@ -474,9 +506,9 @@ def _logged(table: Table, match: Match, held: Held) -> None:
     """After an action was appended: save the match, and broadcast and schedule after commit.
     A match that goes on is broadcast from the rows in hand; one that ended changed the table
     (the next match, the seats' "ready"), which is read again after commit."""
+    _schedule(match)
     match.save(update_fields=MOVE_FIELDS)
     broadcast(table, match, held=held if match.status == Match.Status.PLAYING else None)
-    _schedule(match)
 
 
 def _after_match(match: Match) -> None:
@@ -519,18 +551,24 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     return match
 
 
-def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = False) -> bool:
+def match_advance(*, match_id: int, timer: str | None = None, skip_locked: bool = False) -> bool:
     """Play whatever is due if the match's deadline has passed: the server's step, a bot's move,
-    or the time-out move for an absent player. Called by the countdown task (with the ``seq`` it
-    was scheduled for: if the match moved on, it does nothing) and by the sweeper. True if an
-    action was played."""
+    or the time-out move for an absent player. Called by the countdown task (``timer``: the time
+    it was queued for, so it can tell it is the match's queued one) and by the sweeper. A
+    countdown that fires before the deadline (people moved meanwhile) queues itself again for
+    the deadline. True if an action was played."""
     with transaction.atomic():
-        rows = Match.objects.select_for_update(skip_locked=skip_locked).filter(pk=match_id)
+        rows = Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+        rows = rows.filter(pk=match_id)
         match = rows.select_related("table").first()
         if match is None or match.status != Match.Status.PLAYING or match.deadline is None:
             return False
-        if seq is not None and match.seq != seq:
-            return False
+        if timer is not None and match.timer_at == _parse_time(timer):
+            match.timer_at = None  # this is the match's queued countdown, and it has fired
+            if match.deadline > timezone.now():
+                _schedule(match)
+                match.save(update_fields=["timer_at"])
+                return False
         if match.deadline > timezone.now():
             return False
         engine = game_of(match)
@@ -595,7 +633,7 @@ def seat_connected(*, user: Any, table_id: str) -> None:
     table = Table.objects.filter(public_id=table_id).first()
     if table is None:
         return
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         return
     seat.connected += 1
@@ -614,7 +652,7 @@ def seat_disconnected(*, user: Any, table_id: str) -> None:
     table = Table.objects.filter(public_id=table_id).first()
     if table is None:
         return
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         return
     seat.connected = max(0, seat.connected - 1)
@@ -645,7 +683,8 @@ def seat_expire(*, seat_id: int) -> bool:
     """The player stayed away too long: at a free table a bot plays on with the same hand (the
     player takes the seat back by coming back); at a coin table the seat is marked as left and
     time-outs play for it. True if the seat changed."""
-    seat = Seat.objects.select_for_update().select_related("table").filter(pk=seat_id).first()
+    seats = Seat.objects.select_for_update(of=("self",)).select_related("table")
+    seat = seats.filter(pk=seat_id).first()
     if seat is None or seat.connected or seat.away_since is None or seat.user_id is None:
         return False
     if seat.bot_playing or seat.left:
@@ -673,8 +712,8 @@ def _reset_deadline(table: Table) -> None:
     state = load_state(match)
     seats = list(table.seats.order_by("number"))
     _set_deadline(match, engine, state, seats, timezone.now())
-    match.save(update_fields=["deadline"])
     _schedule(match)
+    match.save(update_fields=TIMER_FIELDS)
 
 
 # ---------------------------------------------------------------------------------------------
