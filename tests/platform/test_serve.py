@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,13 +47,26 @@ def _until(check, seconds: float = 15.0) -> bool:
     return check()
 
 
-def test_two_daphne_processes_share_one_socket_and_fall_together():
+@contextmanager
+def _two_processes() -> Iterator[tuple[int, subprocess.Popen, list[int]]]:
+    """sahrat_site.serve with two Daphne processes; yields (port, supervisor, their pids)."""
     port = free_port()
     with _server("serve", "sahrat_site.serve", "--port", str(port), "--processes", "2") as sup:
         wait_port(port, sup, "sahrat_site.serve")
         # The socket is bound (and so accepts) before the supervisor has started its processes.
         assert _until(lambda: len(children(sup.pid)) == 2)
-        kids = children(sup.pid)
+        yield port, sup, children(sup.pid)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_two_daphne_processes_share_one_socket_and_fall_together():
+    with _two_processes() as (port, sup, kids):
         for kid in kids:
             assert "daphne --fd" in _cmdline(kid)
         # Both hold the one listening socket the supervisor bound.
@@ -64,23 +80,11 @@ def test_two_daphne_processes_share_one_socket_and_fall_together():
         os.kill(kids[0], signal.SIGKILL)
         assert _until(lambda: sup.poll() is not None)
         assert sup.returncode != 0
-        assert _until(lambda: not Path(f"/proc/{kids[1]}").exists() or _zombie(kids[1]))
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
+        assert _until(lambda: _gone(kids[1]))
 
 
 def test_sigterm_stops_every_process_cleanly():
-    port = free_port()
-    with _server("serve", "sahrat_site.serve", "--port", str(port), "--processes", "2") as sup:
-        wait_port(port, sup, "sahrat_site.serve")
-        # The socket is bound (and so accepts) before the supervisor has started its processes.
-        assert _until(lambda: len(children(sup.pid)) == 2)
-        kids = children(sup.pid)
+    with _two_processes() as (_port, sup, kids):
         sup.send_signal(signal.SIGTERM)
         assert sup.wait(timeout=15) == 0
-        assert all(not Path(f"/proc/{k}").exists() or _zombie(k) for k in kids)
+        assert all(_gone(k) for k in kids)
