@@ -56,9 +56,9 @@ def commitment_log(
     matches: QuerySet[Match] = Match.objects.all()
     query = (query or "").strip()[:200]
     if mine and user is not None and user.is_authenticated:
-        matches = matches.filter(_played_by(user))
+        matches = matches.filter(_played_by(user)).distinct()
     elif query:
-        matches = matches.filter(_search(query))
+        matches = matches.filter(_search(query)).distinct()
     total = matches.count()
     page = max(1, page)
     rows = matches.select_related("table").order_by("-created_at", "-pk")[

@@ -9,6 +9,7 @@ from games import services
 from games.models import Match
 from tests.tables.conftest import chromium, creator, fast_clocks, live_site, users  # noqa: F401
 from tests.tables.helpers import advance_until, make_table, seat_humans
+from tests.tables.test_browser_tables import majlis  # noqa: F401
 
 
 def play_match(owner, players, game: str, options: dict, humans: int = 1) -> Match:

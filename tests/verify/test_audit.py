@@ -131,3 +131,24 @@ def test_a_malformed_export_is_a_clear_error(bad):
         else ValueError
     ):
         audit.check_export(bad)
+
+
+def test_a_hand_match_of_time_outs_records_its_reshuffles_from_the_fire_pile(finished):
+    """Nobody lays anything (every turn runs out), so stocks run dry and fire piles are
+    re-shuffled: each reshuffle event shuffles the pile without its top card, oldest first."""
+    options = {"players": 2, "variant": "plain", "table": "strict", "rounds": 1}
+    match = finished("hand", options, humans=2)
+    page = selectors.match_page(match)
+    assert all(c["ok"] for c in page["checks"]), page["checks"]
+    reshuffles = [e for e in page["events"] if e["type"] == "reshuffle"]
+    assert reshuffles, [e["purpose"] for e in page["events"]]
+    engine = games.get("hand")
+    for e in reshuffles:
+        before = selectors.replay_step(match, e["seq"] - 1)["spectator"]
+        fire = before["fire"]
+        if e["action"] == "timeout" and page["facts"][e["seq"]]["returned"]:
+            fire = [*fire, page["facts"][e["seq"]]["returned"]]
+        assert e["items"] == fire[:-1]
+        assert sorted(e["result"]) == sorted(e["items"])
+    assert audit.check_export(selectors.match_export(match)) == []
+    assert engine.name == "hand"

@@ -67,6 +67,7 @@ def test_the_log_lists_waiting_playing_revealed_and_aborted_matches(
     me.force_login(users[0])
     mine = me.get(reverse("verify:log"), {"mine": "1"}).content.decode()
     assert done.public_id in mine and playing.public_id not in mine
+    assert mine.count(f'data-match="{done.public_id}"') == 1  # once, however they played it
 
 
 def test_a_revealed_match_page_shows_every_event_and_its_downloads(finished, client):
