@@ -141,3 +141,36 @@ def check_export(data: Any) -> list[dict[str, str]]:
     if x["outcome"] is not None and audit.outcome != x["outcome"]:
         problems.append({"code": "outcome", "words": "the result is not the replay's"})
     return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m verify.audit EXPORT.json``: the server's own check of an export (what
+    ``sahrat_verify.py --export FILE --replay`` runs). Exit 0 all checks pass, 1 a mismatch, 2
+    an unreadable export (message on stderr)."""
+    import json
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m verify.audit EXPORT.json", file=sys.stderr)
+        return 2
+    try:
+        with open(args[0], encoding="utf-8") as f:
+            data = json.load(f)
+        problems = check_export(data)
+    except OSError as exc:
+        print(f"cannot read {args[0]}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # JSON, ExportError and FairnessError alike
+        print(str(exc) or "not JSON", file=sys.stderr)
+        return 2
+    if not problems:
+        print("replay OK: the whole log replays to the recorded events, state and result")
+        return 0
+    for p in problems:
+        print(f"replay MISMATCH: {p['words']}")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -21,18 +21,13 @@ SCRIPT = ROOT / "verify" / "standalone" / "sahrat_verify.py"
 
 
 def run(path, *extra: str, cwd=None) -> subprocess.CompletedProcess:
+    """The script in isolated mode (-I: the project is not importable); --replay is told where
+    the checkout is, as a player with a clone would run it."""
     env = {"PATH": "/usr/bin:/bin"}
     if "--replay" in extra:
-        env["PYTHONPATH"] = str(ROOT)
+        env["SAHRAT_CHECKOUT"] = str(ROOT)
     return subprocess.run(
-        [
-            sys.executable,
-            "-I" if "--replay" not in extra else "-B",
-            str(SCRIPT),
-            "--export",
-            str(path),
-            *extra,
-        ],
+        [sys.executable, "-I", str(SCRIPT), "--export", str(path), *extra],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -54,13 +49,23 @@ def test_the_standalone_script_verifies_an_export_and_flags_every_tampering(
     good = tmp_path / "match.json"
     good.write_text(json.dumps(export))
 
-    alone = run(good, cwd=tmp_path)  # -I: isolated, the project is not importable
+    alone = run(good, cwd=tmp_path)
     assert alone.returncode == 0, alone.stdout + alone.stderr
     assert "commitment OK" in alone.stdout and "ALL OK" in alone.stdout
     assert f"{len(export['events'])} random events recomputed" in alone.stdout
     replayed = run(good, "--replay", cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "replay OK" in replayed.stdout
+
+    # --replay away from a checkout says what it needs.
+    outside = subprocess.run(
+        [sys.executable, "-I", str(SCRIPT), "--export", str(good), "--replay"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert outside.returncode == 2 and "Sahrat checkout" in outside.stderr
 
     for how in ("card", "secret", "seed", "seed_time"):
         path = tmp_path / f"{how}.json"

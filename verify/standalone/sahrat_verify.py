@@ -234,13 +234,14 @@ def read_export(path):
     return data
 
 
-def check_export(data, replay=False):
+def check_export(data, replay=None):
     """Check a whole match export. Returns (lines to print, number of mismatches).
 
     Standard library only: the commitment, that every seed arrived after it, and every recorded
     shuffle and draw recomputed here. The piles the re-shuffles used are taken from the export;
-    ``replay`` (needs the Sahrat project on the path) replays the whole log with the engines'
-    rules and checks that it gives exactly those events, piles and hands and the same result.
+    ``replay`` (the export's path; needs a Sahrat checkout) replays the whole log with the
+    engines' rules and checks that it gives exactly those events, piles and hands and the same
+    result.
     """
     if data.get("game") not in GAMES:
         raise BadInput("the export's game must be 'hand' or 'jakaro'")
@@ -294,34 +295,45 @@ def check_export(data, replay=False):
             bad += 1
     lines.append(f"{len(events)} random events recomputed")
     if replay:
-        lines_r, bad_r = _replay_with_engines(data)
+        lines_r, bad_r = _replay_with_engines(replay)
         lines += lines_r
         bad += bad_r
     return lines, bad
 
 
-def _replay_with_engines(data):
-    """--replay: the whole log through the project's engines (this part is not standard-library
-    only: run it from a Sahrat checkout, or with the project on PYTHONPATH)."""
-    try:
-        from verify.audit import ExportError
-        from verify.audit import check_export as project_check
-    except ImportError:
+def _replay_with_engines(path):
+    """--replay: the whole log through the project's engines. This script imports nothing of
+    Sahrat (its own checks above share no code with the server); this mode runs the project's
+    own checker, ``python -m verify.audit``, as a separate program from a Sahrat checkout (the
+    current directory, or the one in SAHRAT_CHECKOUT), and reports what it says."""
+    import os
+    import subprocess
+
+    checkout = os.environ.get("SAHRAT_CHECKOUT") or os.getcwd()
+    if not os.path.isfile(os.path.join(checkout, "verify", "audit.py")):
         raise BadInput(
-            "--replay needs the Sahrat project (run from a checkout or set PYTHONPATH)"
-        ) from None
-    try:
-        problems = project_check(data)
-    except (ExportError, ValueError) as exc:
-        raise BadInput(f"the export cannot be replayed: {exc}") from None
-    if not problems:
-        return ["replay OK: the whole log replays to the recorded events, state and result"], 0
-    return [f"replay MISMATCH: {p['words']}" for p in problems], len(problems)
+            "--replay runs the Sahrat project's engines: run it from a Sahrat checkout "
+            "or set SAHRAT_CHECKOUT to one"
+        )
+    env = dict(os.environ, PYTHONPATH=checkout)
+    done = subprocess.run(
+        [sys.executable, "-m", "verify.audit", os.path.abspath(path)],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode == 2:
+        raise BadInput("the export cannot be replayed: " + done.stderr.strip())
+    if done.returncode not in (0, 1):
+        raise BadInput("the project's replay failed: " + done.stderr.strip()[-500:])
+    lines = done.stdout.strip().splitlines()
+    return lines, 0 if done.returncode == 0 else max(1, len(lines))
 
 
 def main_export(path, replay):
     data = read_export(path)
-    lines, bad = check_export(data, replay)
+    lines, bad = check_export(data, path if replay else None)
     for line in lines:
         print(line)
     print("ALL OK" if not bad else f"{bad} MISMATCH(ES)")
