@@ -30,3 +30,32 @@ def tampered(export: dict[str, Any], how: str) -> dict[str, Any]:
 
 def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
+
+
+def node_recompute(export: dict[str, Any], tmp_path: Any) -> dict[str, Any]:
+    """static/verify/recompute.js (the Verify page's own recomputation, with rebuild.js and
+    fairness.js) run under Node on an export: the browser's verdict without a browser."""
+    import shutil
+    import subprocess
+
+    from tests.conftest import ROOT
+
+    node = shutil.which("node")
+    assert node, "node (v20 or newer) is needed to run the Verify page's script"
+    path = tmp_path / "export-for-node.json"
+    path.write_text(json.dumps(export))
+    module = (ROOT / "static" / "verify" / "recompute.js").as_uri()
+    script = (
+        f"const m = await import({json.dumps(module)});"
+        "const fs = await import('node:fs');"
+        "const data = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));"
+        "console.log(JSON.stringify(await m.recompute(data)));"
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

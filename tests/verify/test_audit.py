@@ -4,11 +4,13 @@ server's own code (verify/audit.py), and every kind of tampering is a mismatch."
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import games
 from games.models import Match, MatchSeed
-from tests.verify.helpers import tampered
+from tests.verify.helpers import node_recompute, tampered
 from verify import audit, selectors
 from verify.fairness import RandomSource
 
@@ -133,7 +135,7 @@ def test_a_malformed_export_is_a_clear_error(bad):
         audit.check_export(bad)
 
 
-def test_a_hand_match_of_time_outs_records_its_reshuffles_from_the_fire_pile(finished):
+def test_a_hand_match_of_time_outs_records_its_reshuffles_from_the_fire_pile(finished, tmp_path):
     """Nobody lays anything (every turn runs out), so stocks run dry and fire piles are
     re-shuffled: each reshuffle event shuffles the pile without its top card, oldest first."""
     options = {"players": 2, "variant": "plain", "table": "strict", "rounds": 1}
@@ -150,5 +152,14 @@ def test_a_hand_match_of_time_outs_records_its_reshuffles_from_the_fire_pile(fin
             fire = [*fire, page["facts"][e["seq"]]["returned"]]
         assert e["items"] == fire[:-1]
         assert sorted(e["result"]) == sorted(e["items"])
-    assert audit.check_export(selectors.match_export(match)) == []
+    export = selectors.match_export(match)
+    assert audit.check_export(export) == []
     assert engine.name == "hand"
+    # The browser's code rebuilds the same piles from the log (time-outs included).
+    browser = node_recompute(export, tmp_path)
+    assert browser["allOk"] and browser["count"] == len(page["events"]), browser
+    # A re-shuffled pile the server misreports is caught by the browser (it has its own pile).
+    bad = copy.deepcopy(export)
+    first = next(e for e in bad["events"] if e["type"] == "reshuffle")
+    first["items"] = list(reversed(first["items"]))
+    assert not node_recompute(bad, tmp_path)["allOk"]

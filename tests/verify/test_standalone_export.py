@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tests.conftest import ROOT
-from tests.verify.helpers import tampered
+from tests.verify.helpers import node_recompute, tampered
 from verify import selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,6 +67,12 @@ def test_the_standalone_script_verifies_an_export_and_flags_every_tampering(
     )
     assert outside.returncode == 2 and "Sahrat checkout" in outside.stderr
 
+    # The browser's own code (static/verify/recompute.js, under Node here; in Chromium in
+    # test_browser_verify.py) agrees with every event.
+    browser = node_recompute(export, tmp_path)
+    assert browser["allOk"] and browser["count"] == len(export["events"]) > 0
+    assert browser["matched"] == browser["count"] and not browser["problems"]
+
     for how in ("card", "secret", "seed", "seed_time"):
         path = tmp_path / f"{how}.json"
         path.write_text(json.dumps(tampered(export, how)))
@@ -74,6 +80,7 @@ def test_the_standalone_script_verifies_an_export_and_flags_every_tampering(
         assert result.returncode == 1, (how, result.stdout, result.stderr)
         assert "MISMATCH" in result.stdout
         assert "Traceback" not in result.stderr
+        assert not node_recompute(tampered(export, how), tmp_path)["allOk"], how
 
     # The one thing the standard-library check takes on trust, a re-shuffle's pile or a burned
     # hand, is what --replay checks: a final state changed behind the log is caught there.
