@@ -125,6 +125,11 @@ def check_export(data: Any) -> list[dict[str, str]]:
             continue
         if got != e.get("result"):
             problems.append({"code": "event", "words": f"{e['purpose']}: result differs"})
+    if data.get("started") is False:
+        # Aborted before it started: nothing was dealt, so there must be nothing to replay.
+        if x["log"] or x["events"]:
+            problems.append({"code": "events", "words": "a match never started has no events"})
+        return problems
     try:
         audit = audit_replay(x["game"], x["options"], x["secret"], x["id"], x["seeds"], x["log"])
     except Exception as exc:  # bad options and the like: the export is not a playable match

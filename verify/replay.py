@@ -213,3 +213,30 @@ def _describe(
                 else None
             )
         audit.events.append(event)
+
+
+# What an export keeps of each event (verify/selectors.py's match_export; bench/verify.py).
+EVENT_KEYS = (
+    "seq",
+    "type",
+    "kind",
+    "purpose",
+    "items",
+    "n",
+    "result",
+    "hands",
+    "rest",
+    "dealer",
+    "starter",
+    "victim",
+    "victim_hand",
+    "burned",
+)
+
+
+def export_events(audit: Audit) -> list[dict[str, Any]]:
+    """The audit's events as the export writes them: the keys above, and the acting seat."""
+    return [
+        {k: v for k, v in e.items() if k in EVENT_KEYS and v is not None} | {"seat": e["seat"]}
+        for e in audit.events
+    ]

@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 import games
 from games.models import Match, MatchSeed
 from verify import fairness
-from verify.replay import Audit, audit_replay
+from verify.replay import Audit, audit_replay, export_events
 
 EXPORT_FORMAT = "sahrat-match-v1"
 STANDALONE = Path(__file__).resolve().parent / "standalone" / "sahrat_verify.py"
@@ -154,6 +154,10 @@ def audit_of(match: Match, keep_states: bool = False) -> Audit:
     """The replay of a revealed match with every random event recorded (verify/replay.py)."""
     if not match.revealed:
         raise NotRevealed
+    if match.started_at is None:
+        # Aborted before it started: no card was ever dealt, so there is nothing to replay
+        # (replaying would show a deal/1 that never happened).
+        return Audit()
     seeds = {s.seat: s.seed for s in match.seeds.all()}
     log = _log(match)
     key = (match.pk, match.secret, tuple(sorted(seeds.items())), len(log), keep_states)
@@ -190,7 +194,7 @@ def checks_of(match: Match, seeds: list[dict[str, Any]], audit: Audit | None) ->
             secret_ok = False
         checks.append({"what": "commitment", "ok": secret_ok})
     checks.append({"what": "seeds_after", "ok": all(s["after_commitment"] for s in seeds)})
-    if audit is not None:
+    if audit is not None and match.started_at is not None:
         checks.append({"what": "replay", "ok": audit.failed is None})
         if audit.failed is None and match.snapshot:
             checks.append({"what": "snapshot", "ok": audit.final_json == match.snapshot})
@@ -261,6 +265,7 @@ def match_export(match: Match) -> dict[str, Any]:
         "number": match.number,
         "options": match.options,
         "status": match.status,
+        "started": match.started_at is not None,
         "commitment": match.commitment,
         "committed_at": _iso(match.created_at),
         "secret": match.secret,
@@ -272,33 +277,11 @@ def match_export(match: Match) -> dict[str, Any]:
             {"seq": a.seq, "seat": a.seat, "action": a.action, "by": a.by, "at": _iso(a.at)}
             for a in match.actions.order_by("seq")
         ],
-        "events": [
-            {k: v for k, v in e.items() if k in _EVENT_KEYS and v is not None} | {"seat": e["seat"]}
-            for e in audit.events
-        ],
+        "events": export_events(audit),
         "facts": {str(k): v for k, v in audit.facts.items()},
         "outcome": match.outcome,
         "final_state": match.snapshot or None,
     }
-
-
-_EVENT_KEYS = (
-    "seq",
-    "type",
-    "kind",
-    "purpose",
-    "items",
-    "n",
-    "result",
-    "seat",
-    "hands",
-    "rest",
-    "dealer",
-    "starter",
-    "victim",
-    "victim_hand",
-    "burned",
-)
 
 
 def standalone_script() -> tuple[bytes, str]:

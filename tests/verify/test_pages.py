@@ -16,7 +16,7 @@ from games import services
 from games.models import Match, Table
 from tests.tables.helpers import make_table, seat_humans
 from tests.verify.helpers import dumps, tampered
-from verify import fairness, selectors
+from verify import audit, fairness, selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,9 +49,19 @@ def test_the_log_lists_waiting_playing_revealed_and_aborted_matches(
     for m in (done, waiting, playing, aborted):
         assert m.commitment[:16] in html
 
-    # The aborted match's secret is revealed at once, with its check.
+    # The aborted match's secret is revealed at once, with its check and its events.
     page = client.get(_url("match", aborted)).content.decode()
     assert aborted.secret in page and 'data-check="commitment" data-ok="1"' in page
+    assert 'data-purpose="deal/1"' in page and 'data-ok="0"' not in page
+    assert audit.check_export(client.get(_url("export", aborted)).json()) == []
+    # A match aborted before it started dealt nothing: its secret, and no invented deal.
+    never = Match.objects.get(table=aborted_table, number=2)
+    never = services.match_abort(match_id=never.pk)
+    page = client.get(_url("match", never)).content.decode()
+    assert never.secret in page and 'class="event"' not in page
+    export = client.get(_url("export", never)).json()
+    assert export["started"] is False and export["events"] == []
+    assert audit.check_export(export) == []
 
     # Search: by id, by a pasted link, by a player's name, and "my matches".
     by_id = client.get(reverse("verify:log"), {"q": playing.public_id}).content.decode()
