@@ -305,7 +305,12 @@ def replay_step(match: Match, step: int) -> dict[str, Any]:
     action = None
     if step > 0:
         action = match.actions.filter(seq=step).first()
+    # Names for the seats: a player who sent a seed for this match sat there (a bot sent none).
+    names = {
+        s.seat: s.user.display_name or s.user.username for s in match.seeds.select_related("user")
+    }
     return {
+        "names": names,
         "step": step,
         "last": last,
         "state": state,

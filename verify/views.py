@@ -133,7 +133,11 @@ def _replay_context(found, data: dict) -> dict:
     GAME_VIEWS and templates/games/views/<game>.html), the spectator's for the shared part."""
     players = len(data["views"])
     seats = [
-        {"number": n, "label": _("seat %(n)s") % {"n": n + 1}, "empty": False}
+        {
+            "number": n,
+            "label": data["names"].get(n) or _("seat %(n)s") % {"n": n + 1},
+            "empty": False,
+        }
         for n in range(players)
     ]
     prepare = rendering.GAME_VIEWS[found.game]

@@ -45,7 +45,19 @@ async function run() {
   return { allOk, ms };
 }
 
+// A link to an action opens the folded action log first, so the browser can scroll to it.
+function openTarget() {
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  const fold = target && target.closest("details");
+  if (fold) {
+    fold.open = true;
+    target.scrollIntoView();
+  }
+}
+
 if (root) {
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
   checkOwnSeed(root);
   run().catch((err) => {
     const summary = document.getElementById("browser-summary");
