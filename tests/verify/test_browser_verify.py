@@ -254,6 +254,13 @@ def test_a_hand_match_with_time_outs_verifies_in_the_browser(
         ms = page.locator("#browser-summary").get_attribute("data-ms")
         reshuffles = types.count("reshuffle")
         print(f"browser: {len(marks)} events ({reshuffles} reshuffles) recomputed in {ms} ms")
+        # Phone first: nothing on the page is wider than the phone.
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('main *')]
+                .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+                .slice(0, 5).map(e => e.tagName + '.' + e.className)"""
+        )
+        assert wide == [], wide
         page.screenshot(path=str(ARTIFACTS / "verify-hand-en.png"), full_page=True)
     finally:
         ctx.close()
