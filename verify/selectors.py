@@ -160,7 +160,8 @@ def audit_of(match: Match, keep_states: bool = False) -> Audit:
         return Audit()
     seeds = {s.seat: s.seed for s in match.seeds.all()}
     log = _log(match)
-    key = (match.pk, match.secret, tuple(sorted(seeds.items())), len(log), keep_states)
+    # The whole log is in the key: an altered record is replayed again, never served stale.
+    key = (match.pk, match.secret, tuple(sorted(seeds.items())), tuple(log), keep_states)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)

@@ -9,7 +9,7 @@ import copy
 import pytest
 
 import games
-from games.models import Match, MatchSeed
+from games.models import Match, MatchAction, MatchSeed
 from tests.verify.helpers import node_recompute, tampered
 from verify import audit, selectors
 from verify.fairness import RandomSource
@@ -80,6 +80,16 @@ def test_tampered_database_records_are_mismatches_on_the_page(finished):
     checks = {c["what"]: c["ok"] for c in selectors.match_page(match)["checks"]}
     assert checks["seeds_after"] is False
     MatchSeed.objects.filter(pk=seed.pk).update(at=seed.at)
+    assert all(c["ok"] for c in selectors.match_page(match)["checks"])
+    # One logged card changed: the log no longer replays (the hand never held it) or no longer
+    # ends in the state the server kept.
+    act = match.actions.exclude(seat=None).order_by("seq").first()
+    parts = act.action.split()
+    other = next(c for c in ("AS", "KD", "2C") if c != parts[1])
+    MatchAction.objects.filter(pk=act.pk).update(action=" ".join([parts[0], other, *parts[2:]]))
+    checks = {c["what"]: c["ok"] for c in selectors.match_page(match)["checks"]}
+    assert checks["replay"] is False or checks.get("snapshot") is False
+    MatchAction.objects.filter(pk=act.pk).update(action=act.action)
     # A secret that is not the committed one.
     Match.objects.filter(pk=match.pk).update(secret="ab" * 32)
     match.refresh_from_db()
