@@ -4,6 +4,12 @@
 One file, Python 3.8 or newer, standard library only. It shares no code with the Sahrat server:
 it was written from the public spec (docs/fairness.md) so that you need not trust our code.
 
+A whole match: download its export from the Verify page and run
+
+    python3 sahrat_verify.py --export match.json            (standard library only)
+    python3 sahrat_verify.py --export match.json --replay   (from a Sahrat checkout: also replays
+                                                              the whole log with the engines)
+
 Example (the values are printed on the Verify page when a match ends or is aborted):
 
     python3 sahrat_verify.py --game jakaro \\
@@ -200,7 +206,154 @@ def run(args):
     return 0 if matches else 1
 
 
+def _when(text, what):
+    """An ISO 8601 time from the export (Python 3.8's fromisoformat reads what Sahrat writes)."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise BadInput(f"{what} is not a date and time: {text!r}") from None
+
+
+def read_export(path):
+    """The export file (or - for standard input) as a dict; BadInput if it is not one."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        data = json.loads(text)
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    except ValueError:
+        raise BadInput(f"{path} is not JSON") from None
+    if not isinstance(data, dict) or data.get("format") != "sahrat-match-v1":
+        raise BadInput("this is not a Sahrat match export (format sahrat-match-v1)")
+    return data
+
+
+def check_export(data, replay=None):
+    """Check a whole match export. Returns (lines to print, number of mismatches).
+
+    Standard library only: the commitment, that every seed arrived after it, and every recorded
+    shuffle and draw recomputed here. The piles the re-shuffles used are taken from the export;
+    ``replay`` (the export's path; needs a Sahrat checkout) replays the whole log with the
+    engines' rules and checks that it gives exactly those events, piles and hands and the same
+    result.
+    """
+    if data.get("game") not in GAMES:
+        raise BadInput("the export's game must be 'hand' or 'jakaro'")
+    game = data["game"]
+    ident = token(str(data.get("id", "")), "the identifier")
+    secret = hex32(str(data.get("secret") or ""), "the secret")
+    published = hex32(str(data.get("commitment") or ""), "the commitment").hex()
+    committed_at = _when(data.get("committed_at"), "committed_at")
+    seeds = {}
+    rows = data.get("seeds")
+    if not isinstance(rows, list):
+        raise BadInput("the export has no list of seeds")
+    lines, bad = [], 0
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("seat"), int):
+            raise BadInput("each seed needs a seat number")
+        seat = row["seat"]
+        if seat in seeds:
+            raise BadInput(f"seat {seat} is given two seeds")
+        seeds[seat] = token(str(row.get("seed", "")), f"the seed of seat {seat}")
+        if _when(row.get("at"), f"the time of seat {seat}'s seed") <= committed_at:
+            lines.append(f"seed MISMATCH: seat {seat}'s seed is dated before the commitment")
+            bad += 1
+    computed = hashlib.sha256(secret).hexdigest()
+    if not hmac.compare_digest(computed, published):
+        lines.append("commitment MISMATCH: sha256(secret) = " + computed)
+        lines.append("                     published      = " + published)
+        lines.append("No shuffle is checked: results from an uncommitted secret prove nothing.")
+        return lines, bad + 1
+    lines.append("commitment OK: sha256(secret) = " + computed)
+    key = match_key(secret, game, ident, seeds)
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise BadInput("the export has no list of events")
+    for e in events:
+        if not isinstance(e, dict):
+            raise BadInput("each event is an object")
+        purpose = token(str(e.get("purpose", "")), "the purpose")
+        if e.get("kind") == "below":
+            n = e.get("n")
+            if not isinstance(n, int) or not 1 <= n <= 2**32:
+                raise BadInput(f"{purpose}: n must be a whole number from 1 to 2**32")
+            got = PurposeStream(key, purpose).below(n)
+        else:
+            items = e.get("items")
+            got = fisher_yates(key, canonical_deck(game) if items is None else items, purpose)
+        if got == e.get("result"):
+            lines.append(f"{purpose}: OK")
+        else:
+            lines.append(f"{purpose}: MISMATCH (recomputed {got}, recorded {e.get('result')})")
+            bad += 1
+    lines.append(f"{len(events)} random events recomputed")
+    if replay:
+        lines_r, bad_r = _replay_with_engines(replay)
+        lines += lines_r
+        bad += bad_r
+    return lines, bad
+
+
+def _replay_with_engines(path):
+    """--replay: the whole log through the project's engines. This script imports nothing of
+    Sahrat (its own checks above share no code with the server); this mode runs the project's
+    own checker, ``python -m verify.audit``, as a separate program from a Sahrat checkout (the
+    current directory, or the one in SAHRAT_CHECKOUT), and reports what it says."""
+    import os
+    import subprocess
+
+    checkout = os.environ.get("SAHRAT_CHECKOUT") or os.getcwd()
+    if not os.path.isfile(os.path.join(checkout, "verify", "audit.py")):
+        raise BadInput(
+            "--replay runs the Sahrat project's engines: run it from a Sahrat checkout "
+            "or set SAHRAT_CHECKOUT to one"
+        )
+    env = dict(os.environ, PYTHONPATH=checkout)
+    done = subprocess.run(
+        [sys.executable, "-m", "verify.audit", os.path.abspath(path)],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode == 2:
+        raise BadInput("the export cannot be replayed: " + done.stderr.strip())
+    if done.returncode not in (0, 1):
+        raise BadInput("the project's replay failed: " + done.stderr.strip()[-500:])
+    lines = done.stdout.strip().splitlines()
+    return lines, 0 if done.returncode == 0 else max(1, len(lines))
+
+
+def main_export(path, replay):
+    data = read_export(path)
+    lines, bad = check_export(data, path if replay else None)
+    for line in lines:
+        print(line)
+    print("ALL OK" if not bad else f"{bad} MISMATCH(ES)")
+    return 0 if not bad else 1
+
+
 def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--export":
+        # python3 sahrat_verify.py --export match.json [--replay]
+        try:
+            if len(argv) < 2 or any(a not in ("--replay",) for a in argv[2:]):
+                raise BadInput("usage: sahrat_verify.py --export FILE.json [--replay]")
+            return main_export(argv[1], "--replay" in argv[2:])
+        except BadInput as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:  # never a traceback
+            print(f"error: unexpected failure ({type(exc).__name__}: {exc})", file=sys.stderr)
+            return 3
     parser = argparse.ArgumentParser(
         description=f"Check a Sahrat commitment and replay its shuffles ({VERSION})."
     )
