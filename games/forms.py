@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import get_language, ngettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import games
@@ -49,7 +49,7 @@ class TableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         levels = [
-            (level, ngettext_lazy("%(n)s coin a seat", "%(n)s coins a seat", level) % {"n": level})
+            (level, _("%(n)s coins a seat") % {"n": level})
             for level in settings.WALLET_STAKE_LEVELS
         ]
         self.fields["stake"].choices = [(0, _("free table (no coins; bots welcome)")), *levels]

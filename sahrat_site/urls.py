@@ -9,5 +9,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("majlis/", include("games.urls")),
+    path("wallet/", include("wallet.urls")),
     path("admin/", admin.site.urls),
 ]
