@@ -64,6 +64,7 @@ class AccountAdmin(ReadOnly):
                     staff=request.user,
                     user=data["username"],
                     amount=data["amount"],
+                    debit=data["direction"] == "debit",
                     reason=data["reason"],
                     key=data["key"],
                 )

@@ -13,10 +13,14 @@ from django.utils.translation import gettext_lazy as _
 
 class AdjustmentForm(forms.Form):
     username = forms.CharField(label=_("Player's username"), max_length=150)
-    amount = forms.IntegerField(
-        label=_("Coins"),
-        help_text=_("Positive credits the player from the rewards account; negative debits."),
+    direction = forms.ChoiceField(
+        label=_("Direction"),
+        choices=[
+            ("credit", _("credit: coins to the player, from the rewards account")),
+            ("debit", _("debit: coins from the player, back to the rewards account")),
+        ],
     )
+    amount = forms.IntegerField(label=_("Coins"))
     reason = forms.CharField(label=_("Reason"), max_length=200)
     # One key per form shown: a form sent twice (a double click, a reload) adjusts once.
     key = forms.CharField(widget=forms.HiddenInput, max_length=64)
@@ -36,7 +40,7 @@ class AdjustmentForm(forms.Form):
     def clean_amount(self) -> int:
         amount = self.cleaned_data["amount"]
         limit = settings.WALLET_ADJUST_MAX
-        if amount == 0 or abs(amount) > limit:
+        if not 1 <= amount <= limit:
             raise forms.ValidationError(
                 _("The amount must be a whole number of coins from 1 to %(max)s.") % {"max": limit}
             )

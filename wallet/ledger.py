@@ -125,8 +125,9 @@ def post(legs: Sequence[Leg], *, match: Any = None, created_by: Any = None) -> P
         for leg in todo
     ]
     try:
-        with transaction.atomic():
-            Transfer.objects.bulk_create(new)
+        # No savepoint of its own (a round trip each way, on every transfer): on a refusal the
+        # whole posting rolls back anyway.
+        Transfer.objects.bulk_create(new)
     except IntegrityError as exc:
         # Only a posting that locked none of our accounts could have written one of our keys:
         # a caller reusing a key for other accounts.

@@ -271,23 +271,25 @@ def refund(match: Any) -> None:
 # Staff
 
 
-def adjust(*, staff: Any, user: Any, amount: int, reason: str, key: str) -> Transfer:
-    """A staff adjustment: a balanced transfer between the rewards account and a player's
-    wallet (``amount`` > 0 credits the player, < 0 debits), with its reason and the staff
-    member recorded. ``key`` (from the form) makes a resubmitted form move coins once."""
+def adjust(
+    *, staff: Any, user: Any, amount: int, reason: str, key: str, debit: bool = False
+) -> Transfer:
+    """A staff adjustment: a balanced transfer from the rewards account to a player's wallet
+    (or back, ``debit``), with its reason and the staff member recorded. ``key`` (from the
+    form) makes a resubmitted form move coins once."""
     reason = " ".join(str(reason or "").split())
     if not reason:
         raise WalletError("reason_required")
-    if type(amount) is not int or amount == 0 or abs(amount) > settings.WALLET_ADJUST_MAX:
+    if type(amount) is not int or not 1 <= amount <= settings.WALLET_ADJUST_MAX:
         raise WalletError("bad_amount")
     wallet, source = wallet_of(user), rewards_account()
-    if amount < 0:
+    if debit:
         wallet, source = source, wallet
     try:
         return ledger.transfer(
             source=source,
             dest=wallet,
-            amount=abs(amount),
+            amount=amount,
             kind=Transfer.Kind.ADJUSTMENT,
             reason=reason,
             key=f"adjust:{key}",

@@ -118,7 +118,9 @@ def test_escrow_is_all_or_nothing_a_player_short_at_the_start_is_stood_up(host, 
     table = make_table(host, "hand", {"players": 2}, stake=500)
     sit(people[0], table, 0)
     # Coins leave people[0]'s wallet after they sat down (a staff adjustment).
-    wallet_services.adjust(staff=host, user=people[0], amount=-1, reason="test", key="short")
+    wallet_services.adjust(
+        staff=host, user=people[0], amount=1, debit=True, reason="test", key="short"
+    )
     sit(people[1], table, 1)
     match = Match.objects.get(table=table, number=1)
     assert match.status == Match.Status.WAITING  # no start without every stake
