@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
+from django.db.models import Sum
 
 from wallet.models import Account, Transfer
 
@@ -24,6 +25,17 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         rows = rows.order_by("-created_at", "-pk")
     pages = Paginator(rows, settings.WALLET_HISTORY_PAGE)
     found = pages.get_page(page)
+    # Each coin match on the page with its pot and the fee the house took (once settled), so a
+    # player sees where the pot went.
+    ids = {t.match_id for t in found.object_list if t.match_id}
+    pots, fees = {}, {}
+    for row in (
+        Transfer.objects.filter(match_id__in=ids, kind__in=(Transfer.Kind.STAKE, Transfer.Kind.FEE))
+        .values("match_id", "kind")
+        .annotate(n=Sum("amount"))
+    ):
+        (pots if row["kind"] == Transfer.Kind.STAKE else fees)[row["match_id"]] = row["n"]
     for t in found.object_list:
         t.signed = t.amount if account is not None and t.dest_id == account.pk else -t.amount
+        t.pot, t.fee = pots.get(t.match_id), fees.get(t.match_id)
     return balance, found
