@@ -162,7 +162,7 @@ def pot_of(table: Any, players: int) -> int:
     return table.stake * players
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def escrow_stakes(*, match: Any, seats: list[Any]) -> list[Any]:
     """At match start, every seat's stake moves into the match's escrow in one transaction, all
     or nothing. Returns the seats whose player can no longer cover the stake (nothing moved:
@@ -199,7 +199,7 @@ def _stakes(escrow: Account) -> dict[int, Transfer]:
     return out
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def settle(match: Any) -> None:
     """When a match ends: at a free table, the players' rewards; at a coin table, the pot from
     the escrow — the fee to the house, the rest by the engine's outcome (wallet/payouts.py).
@@ -246,7 +246,7 @@ def settle(match: Any) -> None:
         ledger.post(legs, match=match)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def refund(match: Any) -> None:
     """An aborted match: every stake back to the wallet it came from, in full (idempotent)."""
     escrow = Account.objects.filter(kind=Account.Kind.ESCROW, match=match).first()
