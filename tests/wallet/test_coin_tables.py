@@ -167,21 +167,42 @@ def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings
     """Hand, two players, one round (the table's option), played to the end by time-outs
     through games/services.py: the winner gets the pot less the fee, once."""
     settings.SERVER_STEP_DELAY = 0
-    match = coin_match(host, "hand", {"players": 2, "rounds": 1}, 100, people[:2])
+    match = coin_match(host, "hand", {"players": 2, "rounds": 1}, 500, people[:2])
     match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
     shares = match.outcome["shares"]
-    gains = sorted(balance(p) - 500 for p in people[:2])
+    gains = [balance(p) - 500 for p in people[:2]]
     if shares["0"] == shares["1"]:  # a shared place after the extra round
-        assert gains == [-10, -10]
+        assert gains == [-50, -50]
     else:
-        assert gains == [-100, 80]
-    assert wallet_services.house_account().balance == 20
+        assert sorted(gains) == [-500, 400]
+    assert wallet_services.house_account().balance == 100
     assert Account.objects.get(match=match).balance == 0
     n = Transfer.objects.count()
     wallet_services.settle(match)  # run again: pays nothing more
     assert Transfer.objects.count() == n
-    assert sorted(balance(p) - 500 for p in people[:2]) == gains
+    assert [balance(p) - 500 for p in people[:2]] == gains
     call_command("wallet_reconcile")
+
+    # The next match at the table: "ready" needs the stake again, checked the same way.
+    nxt = Match.objects.get(table=match.table, number=2)
+    for seat, p in enumerate(people[:2]):
+        ready = dict(
+            user=p,
+            table_id=match.table.public_id,
+            seed=seed_for(p.pk + 100),
+            commitment=nxt.commitment,
+            match_id=nxt.public_id,
+        )
+        if balance(p) < 500:
+            with pytest.raises(TableError) as err:
+                services.table_ready(**ready)
+            assert err.value.code == "not_enough_coins"
+            assert not Seat.objects.get(table=match.table, number=seat).ready
+        else:
+            services.table_ready(**ready)
+    nxt.refresh_from_db()
+    assert nxt.status == Match.Status.WAITING  # never started without every stake
+    assert not Account.objects.filter(match=nxt).exists()
 
 
 def test_settlement_run_twice_pays_once(host, people):
