@@ -71,6 +71,10 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every change to the table's chat (a line posted, a line hidden), so the chat
+    # lines a broadcast carries are read once per change of the chat, not once per move
+    # (games.selectors.chat_lines caches them under this number).
+    chat_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ("-created_at",)
@@ -155,6 +159,10 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     seq = models.PositiveIntegerField(default=0)  # actions logged so far
     deadline = models.DateTimeField(null=True, blank=True)  # when the due action is played
+    # When the countdown task already queued for this match fires (None: none queued). A new
+    # deadline at or after it needs no task of its own: that one re-queues itself for the
+    # deadline (games.services._schedule), so a person's move sends no task at all.
+    timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

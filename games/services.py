@@ -25,6 +25,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -96,10 +97,12 @@ def players_of(game: Game, options: Any) -> int:
     return int(game.options_to_dict(options)["players"])
 
 
-def random_source(match: Match) -> fairness.RandomSource:
-    """The match's one random source: its secret, game, public id and the browsers' seeds."""
-    seeds = {s.seat: s.seed for s in match.seeds.all()}
-    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, seeds)
+def random_source(match: Match, seeds: list[MatchSeed] | None = None) -> fairness.RandomSource:
+    """The match's one random source: its secret, game, public id and the browsers' seeds
+    (``seeds``: the match's seed rows when the caller already holds them)."""
+    rows = match.seeds.all() if seeds is None else seeds
+    by_seat = {s.seat: s.seed for s in rows}
+    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, by_seat)
 
 
 def load_state(match: Match) -> Any:
@@ -123,12 +126,23 @@ def current_match(table: Table) -> Match:
     return table.matches.order_by("-number").first()  # type: ignore[return-value]
 
 
-def broadcast(table: Table, match: Match) -> None:
+def broadcast(table: Table, match: Match, *, held: Held | None = None) -> None:
     """After commit: tell everyone at the table that it changed. The event carries what every
-    viewer shares (games.selectors.table_public: no hand, no secret before its reveal), read
-    once here instead of once per socket; the match's snapshot goes to Redis for the sockets to
-    make their own seat's view from (games/snapshots.py). Never a hand in the group's message."""
-    group, seq, public_id, table_pk = table.group, match.seq, match.public_id, table.pk
+    viewer shares (games.selectors.table_public: no hand, no secret before its reveal); the
+    match's snapshot goes to Redis for the sockets to make their own seat's view from
+    (games/snapshots.py). Never a hand in the group's message.
+
+    ``held``: the rows a move's transaction already holds (its seats with their users, the match
+    it changed and that match's seeds). The shared part is then made from them now, inside the
+    transaction, with no query at all: a move is the commonest change, and re-reading the table
+    for it cost Daphne about a third of its CPU per move (bench.rooms). Without it the shared
+    part is read after commit."""
+    from games import selectors, snapshots
+
+    group, table_pk, seq, public_id = table.group, table.pk, match.seq, match.public_id
+    ready: tuple[dict[str, Any], Match] | None = None
+    if held is not None:
+        ready = selectors.public_and_shown(table, seats=held.seats, match=match, seeds=held.seeds)
 
     def send() -> None:
         layer = get_channel_layer()
@@ -136,10 +150,8 @@ def broadcast(table: Table, match: Match) -> None:
             return
         event: dict[str, Any] = {"type": "table.changed", "seq": seq, "match": public_id}
         try:
-            from games import selectors, snapshots
-
-            # Re-read: the caller's table row may predate what the transaction changed.
-            public, shown = selectors.public_and_shown(Table.objects.get(pk=table_pk))
+            # Re-read unless held: the caller's table row may predate what the transaction changed.
+            public, shown = ready or selectors.public_and_shown(Table.objects.get(pk=table_pk))
             if shown.snapshot:
                 snapshots.publish(shown.public_id, shown.seq, shown.snapshot)
             event["public"] = public
@@ -153,23 +165,78 @@ def broadcast(table: Table, match: Match) -> None:
     transaction.on_commit(send)
 
 
+@dataclass
+class Held:
+    """Rows a move's transaction has read already: the table's seats with their users (in seat
+    order) and the match's seeds (in seat order)."""
+
+    seats: list[Seat]
+    seeds: list[MatchSeed]
+
+    @classmethod
+    def read(cls, match: Match) -> Held:
+        seats = Seat.objects.filter(table_id=match.table_id).select_related("user")
+        return cls(list(seats.order_by("number")), _seeds_of(match))
+
+
+# A playing match's seeds never change (they are all in before it starts), so each process
+# reads them once per match instead of once per move.
+_seeds: dict[int, list[MatchSeed]] = {}
+SEEDS_CACHE_SIZE = 4096
+
+
+def _seeds_of(match: Match) -> list[MatchSeed]:
+    if match.status != Match.Status.PLAYING:
+        return list(match.seeds.order_by("seat"))
+    rows = _seeds.get(match.pk)
+    if rows is None:
+        rows = _seeds[match.pk] = list(match.seeds.order_by("seat"))
+        while len(_seeds) > SEEDS_CACHE_SIZE:
+            _seeds.pop(next(iter(_seeds)), None)  # the oldest
+    return rows
+
+
+# A queued countdown whose time passed this long ago is taken as lost (a killed worker): the next
+# deadline gets a task of its own again. The sweeper plays what is overdue meanwhile.
+TIMER_LOST_S = 5.0
+
+
 def _schedule(match: Match) -> None:
-    """After commit: a countdown task for the match's deadline (the fast path; the beat sweeper
-    catches any that is lost)."""
+    """A countdown task for the match's deadline, sent after commit (the fast path; the beat
+    sweeper catches any that is lost). At most one is kept queued per match: if the one already
+    queued fires no later than the deadline, it is left to re-queue itself for the deadline when
+    it fires (``match_advance``), so a person's move, whose deadline is always later than the
+    last one, sends no task. Sets ``match.timer_at``; the caller saves it (``TIMER_FIELDS``)."""
     if match.deadline is None or match.status != Match.Status.PLAYING:
+        match.timer_at = None
         return
-    match_id, seq, eta = match.pk, match.seq, match.deadline
+    pending = match.timer_at
+    lost = timezone.now() - timedelta(seconds=TIMER_LOST_S)
+    if pending is not None and lost < pending <= match.deadline:
+        return
+    match_id, eta = match.pk, match.deadline
+    match.timer_at = eta
     queue = settings.TABLES_QUEUE
 
     def send() -> None:
         from games import tasks
 
         try:
-            tasks.match_due.apply_async((match_id, seq), eta=eta, queue=queue)
+            tasks.match_due.apply_async((match_id, eta.isoformat()), eta=eta, queue=queue)
         except Exception as exc:  # the sweeper plays it instead
             log.warning("could not schedule match %s: %r", match_id, exc)
 
     transaction.on_commit(send)
+
+
+TIMER_FIELDS = ("deadline", "timer_at")
+
+
+def _parse_time(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,6 +315,14 @@ def _waiting_seats(table: Table, number: Any) -> tuple[Match, list[Seat]]:
     return match, seats
 
 
+def _my_seat(table: Table, user: Any) -> Seat | None:
+    """``user``'s seat at ``table``, locked. Only the seat: Seat's default ordering joins the
+    table, and a plain FOR UPDATE would lock the table's row too: that deadlocked a match's end
+    (which updates the table, then its seats) against a player's socket closing, once sockets'
+    calls ran in parallel (seen in bench.rooms)."""
+    return table.seats.select_for_update(of=("self",)).filter(user=user).first()
+
+
 def _check_seed(match: Match, seed: str, commitment: str, match_id: str) -> str:
     seed = (seed or "").strip().lower()
     if not SEED_PATTERN.match(seed):
@@ -314,7 +389,7 @@ def seat_leave(*, user: Any, table_id: str) -> None:
     match = current_match(table)
     if match.status != Match.Status.WAITING:
         raise TableError("not_waiting")
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         raise TableError("not_seated")
     MatchSeed.objects.filter(match=match, seat=seat.number).delete()
@@ -347,8 +422,8 @@ def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     table.save(update_fields=["status"])
     Seat.objects.filter(table=table).update(ready=False)
     _set_deadline(match, engine, state, seats, now)
-    match.save()
     _schedule(match)
+    match.save()
 
 
 @transaction.atomic
@@ -363,7 +438,7 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
         raise TableError("not_over")  # the next match is created when this one ends
     else:
         raise TableError("not_over")
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         raise TableError("not_seated")
     if seat.ready:
@@ -421,11 +496,18 @@ def _turn_time(match: Match) -> float:
     return settings.TURN_SECONDS_OVERRIDE or match.table.turn_seconds
 
 
-def _append(match: Match, engine: Game, state: Any, seat: int | None, action: str, by: str) -> Any:
+# What a logged action changes on the match row (saved with update_fields: a move's UPDATE
+# stays small).
+MOVE_FIELDS = ("seq", "snapshot", "status", "outcome", "ended_at", "revealed_at", *TIMER_FIELDS)
+
+
+def _append(
+    match: Match, engine: Game, state: Any, seat: int | None, action: str, by: str, held: Held
+) -> Any:
     """Apply one action, log it, and update the snapshot, outcome and deadline (the caller holds
-    the match row's lock and saves)."""
+    the match row's lock and saves ``MOVE_FIELDS``)."""
     text = engine.canonical(seat, action)
-    new = engine.apply(state, seat, text, random_source(match))
+    new = engine.apply(state, seat, text, random_source(match, held.seeds))
     match.seq += 1
     MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
     match.snapshot = engine.to_json(new)
@@ -439,9 +521,17 @@ def _append(match: Match, engine: Game, state: Any, seat: int | None, action: st
         wallet_services.settle(match)  # Wallet: the pot (or free-table rewards), once
         _after_match(match)
     else:
-        seats = list(match.table.seats.order_by("number"))
-        _set_deadline(match, engine, new, seats, now)
+        _set_deadline(match, engine, new, held.seats, now)
     return new
+
+
+def _logged(table: Table, match: Match, held: Held) -> None:
+    """After an action was appended: save the match, and broadcast and schedule after commit.
+    A match that goes on is broadcast from the rows in hand; one that ended changed the table
+    (the next match, the seats' "ready"), which is read again after commit."""
+    _schedule(match)
+    match.save(update_fields=MOVE_FIELDS)
+    broadcast(table, match, held=held if match.status == Match.Status.PLAYING else None)
 
 
 def _after_match(match: Match) -> None:
@@ -462,14 +552,15 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     refused, never applied twice."""
     if not isinstance(action, str) or not action.strip() or len(action) > 200:
         raise IllegalAction("bad_action")
-    try:
-        table = Table.objects.get(public_id=table_id)
-    except Table.DoesNotExist:
-        raise TableError("no_such_table") from None
-    match = Match.objects.select_for_update().filter(table=table).order_by("-number").first()
-    if match is None or match.status != Match.Status.PLAYING:
+    # One query for the match (locked) and its table (not locked: a move changes no table row).
+    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+    match = rows.filter(table__public_id=table_id).order_by("-number").first()
+    if match is None:
+        raise TableError("no_such_table")
+    if match.status != Match.Status.PLAYING:
         raise TableError("not_playing")
-    seat = table.seats.filter(user=user).first()
+    held = Held.read(match)
+    seat = next((s for s in held.seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq != match.seq:
@@ -478,31 +569,35 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     if action.split()[0].lower() in engine.SERVER_ACTIONS:
         raise TableError("server_only")
     state = load_state(match)
-    _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER)
-    match.save()
-    broadcast(table, match)
-    _schedule(match)
+    _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER, held)
+    _logged(match.table, match, held)
     return match
 
 
-def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = False) -> bool:
+def match_advance(*, match_id: int, timer: str | None = None, skip_locked: bool = False) -> bool:
     """Play whatever is due if the match's deadline has passed: the server's step, a bot's move,
-    or the time-out move for an absent player. Called by the countdown task (with the ``seq`` it
-    was scheduled for: if the match moved on, it does nothing) and by the sweeper. True if an
-    action was played."""
+    or the time-out move for an absent player. Called by the countdown task (``timer``: the time
+    it was queued for, so it can tell it is the match's queued one) and by the sweeper. A
+    countdown that fires before the deadline (people moved meanwhile) queues itself again for
+    the deadline. True if an action was played."""
     with transaction.atomic():
-        rows = Match.objects.select_for_update(skip_locked=skip_locked).filter(pk=match_id)
+        rows = Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+        rows = rows.filter(pk=match_id)
         match = rows.select_related("table").first()
         if match is None or match.status != Match.Status.PLAYING or match.deadline is None:
             return False
-        if seq is not None and match.seq != seq:
-            return False
+        if timer is not None and match.timer_at == _parse_time(timer):
+            match.timer_at = None  # this is the match's queued countdown, and it has fired
+            if match.deadline > timezone.now():
+                _schedule(match)
+                match.save(update_fields=["timer_at"])
+                return False
         if match.deadline > timezone.now():
             return False
         engine = game_of(match)
         state = load_state(match)
-        seats = list(match.table.seats.order_by("number"))
-        d = due(engine, state, seats, _turn_time(match))
+        held = Held.read(match)
+        d = due(engine, state, held.seats, _turn_time(match))
         if d is None:
             return False
         if d.by == MatchAction.By.SERVER:
@@ -512,10 +607,8 @@ def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = 
         else:
             action = engine.auto_action(state, d.seat)
         by = MatchAction.By.TIMEOUT if d.by == MatchAction.By.PLAYER else d.by
-        _append(match, engine, state, d.seat, action, by)
-        match.save()
-        broadcast(match.table, match)
-        _schedule(match)
+        _append(match, engine, state, d.seat, action, by, held)
+        _logged(match.table, match, held)
         return True
 
 
@@ -564,7 +657,7 @@ def seat_connected(*, user: Any, table_id: str) -> None:
     table = Table.objects.filter(public_id=table_id).first()
     if table is None:
         return
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         return
     seat.connected += 1
@@ -583,7 +676,7 @@ def seat_disconnected(*, user: Any, table_id: str) -> None:
     table = Table.objects.filter(public_id=table_id).first()
     if table is None:
         return
-    seat = table.seats.select_for_update().filter(user=user).first()
+    seat = _my_seat(table, user)
     if seat is None:
         return
     seat.connected = max(0, seat.connected - 1)
@@ -614,7 +707,8 @@ def seat_expire(*, seat_id: int) -> bool:
     """The player stayed away too long: at a free table a bot plays on with the same hand (the
     player takes the seat back by coming back); at a coin table the seat is marked as left and
     time-outs play for it. True if the seat changed."""
-    seat = Seat.objects.select_for_update().select_related("table").filter(pk=seat_id).first()
+    seats = Seat.objects.select_for_update(of=("self",)).select_related("table")
+    seat = seats.filter(pk=seat_id).first()
     if seat is None or seat.connected or seat.away_since is None or seat.user_id is None:
         return False
     if seat.bot_playing or seat.left:
@@ -642,8 +736,8 @@ def _reset_deadline(table: Table) -> None:
     state = load_state(match)
     seats = list(table.seats.order_by("number"))
     _set_deadline(match, engine, state, seats, timezone.now())
-    match.save(update_fields=["deadline"])
     _schedule(match)
+    match.save(update_fields=TIMER_FIELDS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -677,8 +771,27 @@ def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> Cha
     if recent >= settings.CHAT_MAX_IN_WINDOW:
         raise TableError("chat_too_fast")
     msg = ChatMessage.objects.create(table=table, user=user, team=team_no, text=text)
+    chat_changed(table)
     broadcast(table, match)
     return msg
+
+
+def chat_changed(table: Table) -> None:
+    """The table's chat changed (a line posted or hidden): the next read of its chat lines goes
+    to the database (games.selectors.chat_lines)."""
+    table.chat_seq += 1
+    Table.objects.filter(pk=table.pk).update(chat_seq=F("chat_seq") + 1)
+
+
+def chat_hide(*, message_ids: list[int]) -> int:
+    """Staff hide chat lines; every table concerned shows its chat without them at its next
+    change. Returns how many lines were hidden."""
+    with transaction.atomic():
+        lines = ChatMessage.objects.filter(pk__in=message_ids, hidden=False)
+        tables = set(lines.values_list("table_id", flat=True))
+        done = lines.update(hidden=True)
+        Table.objects.filter(pk__in=tables).update(chat_seq=F("chat_seq") + 1)
+    return done
 
 
 def team_of(engine: Game, options: Any, seat: int) -> int | None:

@@ -1,10 +1,12 @@
 """Celery tasks of the live tables: turn timers, bots' moves and seat-keeping (DESIGN.md, Timers).
 
-The countdown task ``match_due`` is scheduled on commit for a match's deadline (the fast path).
-The beat sweeper ``sweep`` runs every second or two and plays whatever a lost task missed, picking
-rows with ``select_for_update(skip_locked=True)`` so two sweepers never wait on each other. A task
-that fires after the match moved on does nothing (it carries the ``seq`` it was scheduled for);
-``revoke`` is never needed.
+The countdown task ``match_due`` is queued on commit for a match's deadline (the fast path), at
+most one per match: a later deadline leaves the queued one in place, and when it fires before the
+deadline it queues itself again for it (games.services._schedule, ``Match.timer_at``), so a
+person's move sends no task. The beat sweeper ``sweep`` runs every second or two and plays
+whatever a lost task missed, picking rows with ``select_for_update(skip_locked=True)`` so two
+sweepers never wait on each other. ``revoke`` is never needed: a task that finds nothing due does
+nothing.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(name="games.tasks.match_due", ignore_result=True)
-def match_due(match_id: int, seq: int) -> bool:
-    """Play what is due at the deadline the task was scheduled for."""
-    return services.match_advance(match_id=match_id, seq=seq)
+def match_due(match_id: int, timer: str | None = None) -> bool:
+    """Play what is due at the deadline the task was queued for (``timer``, ISO 8601)."""
+    return services.match_advance(match_id=match_id, timer=timer)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)

@@ -11,7 +11,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 import games
@@ -232,11 +232,56 @@ def test_a_timeout_plays_for_an_absent_player(fast_clocks, creator, users):
     assert services.match_advance(match_id=match.pk) is True
     act = match.actions.get()
     assert act.by == MatchAction.By.TIMEOUT and act.action == "timeout"
-    # A task scheduled for the old seq does nothing now.
-    assert services.match_advance(match_id=match.pk, seq=0) is False
-    # Nor does one whose deadline is still ahead.
+    # A countdown that fires while the deadline is still ahead plays nothing and queues itself
+    # again for the deadline.
     match.refresh_from_db()
-    assert services.match_advance(match_id=match.pk, seq=match.seq) is False
+    # The countdown queued at the start fires no later than the new deadline: it stays queued.
+    assert match.timer_at is not None and match.timer_at <= match.deadline
+    Match.objects.filter(pk=match.pk).update(timer_at=timezone.now() - timedelta(seconds=1))
+    match.refresh_from_db()
+    assert services.match_advance(match_id=match.pk, timer=match.timer_at.isoformat()) is False
+    match.refresh_from_db()
+    assert match.seq == 1 and match.timer_at == match.deadline
+
+
+def test_one_countdown_per_match_a_persons_move_queues_none(
+    fast_clocks, creator, users, monkeypatch
+):
+    """Each queued countdown is a Celery message and later a transaction: a person's move, whose
+    deadline always comes after the one already queued, leaves that one to re-queue itself; a
+    sooner deadline (a bot's move) gets its own."""
+    from games import tasks
+
+    queued: list[tuple] = []
+    monkeypatch.setattr(
+        tasks.match_due, "apply_async", lambda args, **kw: queued.append((args, kw["eta"]))
+    )
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, number=1)
+    assert len(queued) == 1 and queued[0][1] == match.deadline  # the first turn's countdown
+    for _ in range(3):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        turn = games.get("jakaro").to_move(state)
+        view = games.get("jakaro").view(state, turn)
+        services.match_play(
+            user=users[turn],
+            table_id=table.public_id,
+            seq=match.seq,
+            action=games.get("jakaro").bot_action(view),
+        )
+    match.refresh_from_db()
+    assert len(queued) == 1  # three moves, no new task
+    assert match.timer_at == queued[0][1] < match.deadline
+    # The player to move goes away and a bot plays for them: its deadline is sooner, so it gets
+    # a countdown of its own.
+    away = games.get("jakaro").to_move(services.load_state(match))
+    Seat.objects.filter(table=table, number=away).update(bot_playing=True)
+    with transaction.atomic():
+        services._reset_deadline(table)
+    match.refresh_from_db()
+    assert len(queued) == 2 and queued[1][1] == match.deadline == match.timer_at
 
 
 def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_clocks, creator, users):
@@ -346,3 +391,36 @@ def test_replay_of_the_log_is_the_snapshot_at_every_step(fast_clocks, creator, u
         rng = services.random_source(match)
         state = replay(engine, engine.parse_options(match.options), rng, log)
         assert engine.to_json(state) == match.snapshot
+
+
+def test_a_seats_presence_never_waits_on_its_tables_row(creator, users):
+    """Presence changes lock only the seat. A match's end (or staff's abort) updates the table's
+    row and then its seats; if a seat's presence update also locked the table's row (Seat's
+    default ordering joins the table), the two deadlocked once sockets ran in parallel."""
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_table_row() -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table.pk)
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_table_row)
+    holder.start()
+    try:
+        assert holding.wait(30)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")  # waiting on the table would raise
+        services.seat_connected(user=users[0], table_id=table.public_id)
+        services.seat_disconnected(user=users[0], table_id=table.public_id)
+    finally:
+        release.set()
+        holder.join()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert Seat.objects.get(table=table, number=0).connected == 0
