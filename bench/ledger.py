@@ -100,6 +100,7 @@ def settle_ms(players: list[Any], host: Any, rounds: int) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run (well under 30 s)")
+    parser.add_argument("--scale", type=float, default=1.0, help=argparse.SUPPRESS)  # tests
     args = parser.parse_args(argv)
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
@@ -120,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     call_command("migrate", verbosity=0)
     run = secrets.token_hex(4)
     one, eight, settles = (400, 250, 10) if args.quick else (3000, 1500, 50)
+    one, eight, settles = (max(2, round(n * args.scale)) for n in (one, eight, settles))
 
     users = [User.objects.create_user(f"bench-{run}-{i}") for i in range(20)]
     wallets = [wallet_services.wallet_of(u) for u in users]
