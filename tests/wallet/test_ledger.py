@@ -9,7 +9,7 @@ import threading
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 
 from tests.wallet.conftest import balance, fund, total
@@ -102,7 +102,7 @@ def test_a_wallet_never_goes_negative_even_past_python(people):
     assert balance(people[0]) == 500
 
 
-def test_transfers_are_immutable(people):
+def test_transfers_are_immutable_in_python_and_in_the_database(people):
     fund(people[0], 5, key="imm")
     t = Transfer.objects.get(key="imm")
     t.amount = 500
@@ -110,6 +110,11 @@ def test_transfers_are_immutable(people):
         t.save()
     with pytest.raises(TypeError):
         t.delete()
+    # Going around the model: PostgreSQL's trigger refuses the row change.
+    with pytest.raises(DatabaseError, match="immutable"), transaction.atomic():
+        Transfer.objects.filter(key="imm").update(amount=500)
+    with pytest.raises(DatabaseError, match="immutable"), transaction.atomic():
+        Transfer.objects.filter(key="imm").delete()
     assert Transfer.objects.get(key="imm").amount == 5
 
 
@@ -163,7 +168,11 @@ def test_reconcile_passes_and_fails_on_a_tampered_balance(people, capsys):
 
 def test_reconcile_fails_on_a_tampered_transfer(people, capsys):
     fund(people[0], 10, key="rec2")
-    Transfer.objects.filter(key="rec2").update(amount=11)  # behind the ledger's back
+    # Behind the ledger's back, as a database superuser could (the trigger switched off).
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("ALTER TABLE wallet_transfer DISABLE TRIGGER wallet_transfer_immutable")
+        cur.execute("UPDATE wallet_transfer SET amount = 11 WHERE key = 'rec2'")
+        cur.execute("ALTER TABLE wallet_transfer ENABLE TRIGGER wallet_transfer_immutable")
     with pytest.raises(CommandError):
         call_command("wallet_reconcile")
     assert "transfers say 511" in capsys.readouterr().out
