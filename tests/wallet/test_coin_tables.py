@@ -11,7 +11,6 @@ from datetime import timedelta
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, connections
-from django.db.models import F
 from django.utils import timezone
 
 from games import services
@@ -295,7 +294,7 @@ def test_reconcile_fails_on_a_settled_escrow_that_is_not_empty(host, people):
         call_command("wallet_reconcile")
 
 
-def test_free_table_rewards_for_who_stayed_with_a_daily_cap(host, people, settings):
+def test_free_table_rewards_for_who_stayed_with_a_daily_cap(host, people, settings, monkeypatch):
     settings.WALLET_MATCH_REWARD = 20
     settings.WALLET_DAILY_REWARD_CAP = 50
     rewards = []
@@ -313,10 +312,9 @@ def test_free_table_rewards_for_who_stayed_with_a_daily_cap(host, people, settin
     assert rewards == [20, 40, 50, 50]  # 20 + 20 + 10 (the cap), then nothing
     assert balance(people[1]) == 500
     assert not Transfer.objects.filter(kind=Transfer.Kind.REWARD, dest__user=people[2]).exists()
-    # A new day: the cap starts again.
-    Transfer.objects.filter(kind=Transfer.Kind.REWARD).update(
-        created_at=F("created_at") - timedelta(days=1)
-    )
+    # The next day (the clock moves on a day): the cap starts again.
+    real_now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + timedelta(days=1))
     table = make_table(host, "jakaro", {"players": 2})
     seat_humans(table, people[:2])
     finish(Match.objects.get(table=table, number=1), jakaro_outcome(2, 0))
