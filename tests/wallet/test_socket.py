@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connections
 
 from games.models import Match, Seat
 from tests.tables.helpers import make_table, seed_for
@@ -56,6 +57,8 @@ async def test_too_few_coins_is_refused_over_the_socket(host, django_user_model)
         assert wallet_services.balance_of(poor) == 9 and Transfer.objects.count() == 1
 
     await database_sync_to_async(after)()
+    # The sync thread's own connection, so the test database can be dropped at the end.
+    await database_sync_to_async(connections.close_all)()
 
 
 async def test_a_double_click_on_sit_seats_once_and_moves_nothing(host, django_user_model):
@@ -84,3 +87,5 @@ async def test_a_double_click_on_sit_seats_once_and_moves_nothing(host, django_u
         assert not Transfer.objects.filter(kind=Transfer.Kind.STAKE).exists()
 
     await database_sync_to_async(after)()
+    # The sync thread's own connection, so the test database can be dropped at the end.
+    await database_sync_to_async(connections.close_all)()
