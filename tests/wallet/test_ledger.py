@@ -176,3 +176,14 @@ def test_reconcile_fails_on_a_tampered_transfer(people, capsys):
     with pytest.raises(CommandError):
         call_command("wallet_reconcile")
     assert "transfers say 511" in capsys.readouterr().out
+
+
+def test_demo_players_get_the_starter_grant_once(settings):
+    from accounts.models import User
+
+    call_command("demo_data")
+    call_command("demo_data")  # make run runs it every time
+    sara = User.objects.get(username="sara")
+    assert balance(sara) == settings.WALLET_STARTER_GRANT
+    assert balance(User.objects.get(username="staff")) == 0
+    call_command("wallet_reconcile")
