@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.hand --quick
 	$(BIN)/python -m bench.jakaro --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.soak --quick
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.ledger --quick
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-artifacts

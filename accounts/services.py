@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from wallet import services as wallet_services
 
 
 class UsernameTaken(Exception):
@@ -17,12 +18,15 @@ def user_create(*, username: str, display_name: str, password: str, language: st
         raise ValueError(language)
     user = User(username=username, display_name=display_name, language=language)
     user.set_password(password)
-    try:
-        # A savepoint, so a caller's transaction survives the refused insert.
-        with transaction.atomic():
-            user.save()
-    except IntegrityError as exc:
-        raise UsernameTaken(username) from exc
+    # The starter grant commits with the account, so no account is ever made without it.
+    with transaction.atomic():
+        try:
+            # A savepoint, so a caller's transaction survives the refused insert.
+            with transaction.atomic():
+                user.save()
+        except IntegrityError as exc:
+            raise UsernameTaken(username) from exc
+        wallet_services.grant_starter(user=user)
     return user
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -38,9 +39,23 @@ class TableForm(forms.Form):
         initial="easy",
         required=False,
     )
+    # The wallet: a coin table's stake (each seat's coins into the pot); only the levels in
+    # settings are offered, and the service refuses any other.
+    stake = forms.TypedChoiceField(label=_("Stake"), coerce=int, initial=0, required=False)
     private = forms.BooleanField(
         label=_("Private (only people with the invite link)"), required=False
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        levels = [
+            (level, _("%(n)s coins a seat") % {"n": level})
+            for level in settings.WALLET_STAKE_LEVELS
+        ]
+        self.fields["stake"].choices = [(0, _("free table (no coins; bots welcome)")), *levels]
+
+    def clean_stake(self) -> int:
+        return self.cleaned_data.get("stake") or 0
 
     def options(self) -> dict[str, Any]:
         """The game's options from the cleaned fields: only the options the game has (its own

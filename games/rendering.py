@@ -115,6 +115,9 @@ def lobby_row(table: Any) -> dict[str, Any]:
         "taken": sum(not s["empty"] for s in seats),
         "playing": table.status == "playing",
         "free": table.stake == 0,
+        # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
+        "stake": table.stake,
+        "pot": table.stake * len(seats),
     }
 
 
@@ -232,6 +235,10 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "game_template": f"games/views/{table['game']}.html",
         "chat": state["chat"],
         "seeds_key": SEEDS_KEY,
+        # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
+        "stake": table["stake"],
+        "pot": table["stake"] * len(seats),
+        "fee_percent": settings.WALLET_FEE_PERCENT,
     }
 
 

@@ -33,6 +33,7 @@ import games
 from games.contract import SERVER, BadOptions, Game, IllegalAction
 from games.models import ChatMessage, Majlis, Match, MatchAction, MatchSeed, Seat, Table
 from verify import fairness
+from wallet import services as wallet_services
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,9 @@ MESSAGES = {
     "no_team": _("This table has no teams."),
     "not_over": _("The match is not over yet."),
     "already_ready": _("You are already ready for the next match."),
+    # The coin wallet (wallet/services.py)
+    "not_enough_coins": _("You do not have enough coins for this table's stake."),
+    "bad_stake": _("That stake is not one of the coin table levels."),
 }
 
 
@@ -255,6 +259,9 @@ def table_create(
     except (games.UnknownGame, BadOptions) as exc:
         raise TableError("bad_options", str(exc)) from None
     plain = engine.options_to_dict(parsed)
+    # Wallet: a coin table's stake is one of the levels in settings (0 is a free table).
+    if type(stake) is not int or (stake != 0 and stake not in settings.WALLET_STAKE_LEVELS):
+        raise TableError("bad_stake")
     if majlis is None:
         majlis = Majlis.objects.filter(active=True).first()
         if majlis is None:
@@ -341,6 +348,9 @@ def seat_take(
     if not seat.empty:
         raise TableError("seat_taken")
     seed = _check_seed(match, seed, commitment, match_id)
+    # Wallet: enough coins for the stake, checked under the wallet's lock.
+    if not wallet_services.can_stake(user=user, table=table):
+        raise TableError("not_enough_coins")
     seat.user = user
     seat.ready = True
     seat.save(update_fields=["user", "ready"])
@@ -393,6 +403,15 @@ def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     if any(s.empty for s in seats) or not all(s.ready for s in seats):
         return
     match = Match.objects.select_for_update().get(pk=match.pk)
+    # Wallet: every stake into the match's escrow, all or nothing. A player who can no longer
+    # cover it (coins spent since sitting down) is stood up and the match waits.
+    broke = wallet_services.escrow_stakes(match=match, seats=seats)
+    if broke:
+        for seat in broke:
+            MatchSeed.objects.filter(match=match, seat=seat.number).delete()
+            seat.user, seat.ready = None, False
+            seat.save(update_fields=["user", "ready"])
+        return
     engine = game_of(match)
     state = engine.new_match(engine.parse_options(match.options), random_source(match))
     now = timezone.now()
@@ -425,6 +444,9 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
     if seat.ready:
         raise TableError("already_ready")
     seed = _check_seed(nxt, seed, commitment, match_id)
+    # Wallet: enough coins for the next match's stake, checked under the wallet's lock.
+    if not wallet_services.can_stake(user=user, table=table):
+        raise TableError("not_enough_coins")
     MatchSeed.objects.create(match=nxt, seat=seat.number, seed=seed, user=user)
     seat.ready = True
     seat.save(update_fields=["ready"])
@@ -496,6 +518,7 @@ def _append(
         match.outcome = result.to_dict()
         match.ended_at = match.revealed_at = now
         match.deadline = None
+        wallet_services.settle(match)  # Wallet: the pot (or free-table rewards), once
         _after_match(match)
     else:
         _set_deadline(match, engine, new, held.seats, now)
@@ -612,6 +635,7 @@ def match_abort(*, match_id: int) -> Match:
     match.deadline = None
     match.save()
     if was_playing:
+        wallet_services.refund(match)  # Wallet: every stake back in full
         _after_match(match)
     else:
         # A waiting match is replaced by a fresh one with a new commitment.

@@ -49,6 +49,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 game=form.cleaned_data["game"],
                 options=form.options(),
                 private=form.cleaned_data["private"],
+                stake=form.cleaned_data["stake"],
             )
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))

@@ -251,6 +251,17 @@ CHAT_MAX_LENGTH = 200
 CHAT_WINDOW_SECONDS = 10
 CHAT_MAX_IN_WINDOW = 5
 
+# The coin wallet (wallet/, docs/wallet.md). Coins are earned by playing, never sold: a starter
+# grant at sign-up and a reward per finished match at a free table, both from the rewards
+# account and capped per day; coin tables take a stake from these levels.
+WALLET_STARTER_GRANT = 500
+WALLET_MATCH_REWARD = 20
+WALLET_DAILY_REWARD_CAP = 200  # reward coins one player may earn per calendar day (TIME_ZONE)
+WALLET_STAKE_LEVELS = (10, 50, 100, 500)
+WALLET_FEE_PERCENT = 10  # of the pot, to the house fee account
+WALLET_ADJUST_MAX = 100_000  # the largest amount staff may move in one adjustment
+WALLET_HISTORY_PAGE = 20  # transfers per page of the wallet's history
+
 # No inline scripts or styles anywhere: every script is a file under static/.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("majlis/", include("games.urls")),
     path("verify/", include("verify.urls")),
+    path("wallet/", include("wallet.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -13,6 +13,7 @@ import games
 from games import services
 from games.contract import replay
 from games.models import Majlis, Match, Table
+from wallet import services as wallet_services
 
 
 def seed_for(n: int) -> str:
@@ -22,17 +23,16 @@ def seed_for(n: int) -> str:
 
 def make_table(creator: Any, game: str, options: dict, stake: int = 0, **kwargs: Any) -> Table:
     majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
-    table = services.table_create(user=creator, game=game, options=options, majlis=majlis, **kwargs)
-    if stake:
-        # Coin tables come with the wallet issue; the stake is stubbed on the row here.
-        Table.objects.filter(pk=table.pk).update(stake=stake)
-        table.refresh_from_db()
-    return table
+    return services.table_create(
+        user=creator, game=game, options=options, majlis=majlis, stake=stake, **kwargs
+    )
 
 
 def seat_humans(table: Table, users: list[Any]) -> None:
     match = Match.objects.get(table=table, status=Match.Status.WAITING)
     for number, user in enumerate(users):
+        if table.stake:
+            wallet_services.grant_starter(user=user)  # sign-up's grant (idempotent)
         services.seat_take(
             user=user,
             table_id=table.public_id,

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts.models import User
+from wallet import services as wallet_services
 
 DEMO_USERS = (
     # username, display name, language, staff
@@ -32,5 +33,7 @@ class Command(BaseCommand):
             password = secrets.token_urlsafe(9)
             user.set_password(password)
             user.save()
+            if not staff:
+                wallet_services.grant_starter(user=user)  # as sign-up gives (once, by its key)
             role = "staff (admin at /admin/)" if staff else "player"
             self.stdout.write(f"  {username:<8} {password}   {role}")

@@ -1,0 +1,41 @@
+"""Reads for the wallet pages: a player's balance and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
+from django.db.models import Sum
+
+from wallet.models import Account, Transfer
+
+
+def history(user: Any, page: Any) -> tuple[int, Page]:
+    """The player's balance and one page of their transfers, newest first."""
+    account = Account.objects.filter(kind=Account.Kind.PLAYER, user=user).first()
+    if account is None:
+        rows = Transfer.objects.none()
+        balance = 0
+    else:
+        balance = account.balance
+        rows = (
+            Transfer.objects.filter(source=account) | Transfer.objects.filter(dest=account)
+        ).select_related("match")
+        rows = rows.order_by("-created_at", "-pk")
+    pages = Paginator(rows, settings.WALLET_HISTORY_PAGE)
+    found = pages.get_page(page)
+    # Each coin match on the page with its pot and the fee the house took (once settled), so a
+    # player sees where the pot went.
+    ids = {t.match_id for t in found.object_list if t.match_id}
+    pots, fees = {}, {}
+    for row in (
+        Transfer.objects.filter(match_id__in=ids, kind__in=(Transfer.Kind.STAKE, Transfer.Kind.FEE))
+        .values("match_id", "kind")
+        .annotate(n=Sum("amount"))
+    ):
+        (pots if row["kind"] == Transfer.Kind.STAKE else fees)[row["match_id"]] = row["n"]
+    for t in found.object_list:
+        t.signed = t.amount if account is not None and t.dest_id == account.pk else -t.amount
+        t.pot, t.fee = pots.get(t.match_id), fees.get(t.match_id)
+    return balance, found
