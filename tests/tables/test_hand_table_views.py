@@ -1,0 +1,72 @@
+"""What each seat's Hand fragment holds (issue 11): the seat's own view as JSON for the page's
+script, its own cards drawn, and nothing of another seat's hand, neither in the JSON nor in the
+HTML (no card drawn, no card named). Rendered from ``selectors.table_state`` exactly as the
+table socket's HTML mode sends it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+import games
+from games import rendering, selectors
+from games.hand import scenario
+from games.models import Match
+from tests.tables.helpers import make_table, seat_humans
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = games.get("hand")
+HANDS = ["KS KH 9C 10C JK1 9S 7D 4S 2D", "2S 3S 4C 6C 7C 9D 10D JH QH JK2"]
+POSITION = {
+    "options": {"players": 2, "table": "easy"},
+    "hands": HANDS,
+    "melds": [{"owner": 1, "cards": "4D 5D 6D"}],
+    "fire": ["2C", "KD"],
+    "opened": [0, 51],
+    "turn": 0,
+    "phase": "play",
+}
+
+
+def fragment_parts(html: str) -> tuple[dict, str]:
+    found = re.search(r'<script id="hand-view" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "the fragment carries the seat's view"
+    return json.loads(found.group(1)), html.replace(found.group(0), "")
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang) -> None:
+    table = make_table(users[0], "hand", POSITION["options"])
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    state, _ = scenario.build_state(POSITION)
+    match.snapshot = ENGINE.to_json(state)
+    match.save()
+    public = set(POSITION["fire"]) | {"4D", "5D", "6D"}
+    for seat, user in enumerate(users[:2]):
+        html = rendering.state_fragment(selectors.table_state(table, user), lang)
+        data, rest = fragment_parts(html)
+        assert data["view"] == ENGINE.view(state, seat)
+        assert data["you"] == seat
+        mine = Counter(HANDS[seat].split())
+        button = r'<button type="button" class="pc[^"]*" data-card="([^"]+)"'
+        drawn = Counter(re.findall(button, rest))
+        assert drawn == mine
+        others = set(HANDS[1 - seat].split()) - set(mine) - public
+        assert others
+        with rendering.translation.override(lang):
+            names = {c: rendering.card_name(c) for c in others}
+        for card in others:
+            assert f'data-card="{card}"' not in rest
+            assert names[card] not in rest, (card, names[card])
+            assert card not in json.dumps(data["view"])
+    # A watcher: no hand at all, and no card of either hand.
+    html = rendering.state_fragment(selectors.table_state(table, users[2]), lang)
+    data, rest = fragment_parts(html)
+    assert data["view"]["hand"] is None and data["you"] is None
+    for card in (set(HANDS[0].split()) | set(HANDS[1].split())) - public:
+        assert f'data-card="{card}"' not in rest
