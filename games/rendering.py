@@ -188,6 +188,10 @@ def _outcome(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> lis
         names = [_named(seats, s) for s in members]
         share = ", ".join(sorted({outcome.get("shares", {}).get(str(s), "0") for s in members}))
         rows.append({"place": place, "names": names, "share": share})
+    # A shared place: several seats in one row, or (Hand's places) one row per seat, same place.
+    taken = [r["place"] for r in rows]
+    for r in rows:
+        r["shared"] = len(r["names"]) > 1 or taken.count(r["place"]) > 1
     return rows
 
 

@@ -96,7 +96,7 @@ def select(page, *cards: str) -> None:
 
 def two_rows_at_most(page) -> bool:
     rows = page.locator("#my-cards [data-card]").evaluate_all(
-        "els => new Set(els.map(e => Math.round(e.getBoundingClientRect().top))).size"
+        "els => new Set(els.map(e => e.offsetTop)).size"  # a card sliding in is in its row
     )
     return rows <= 2
 
@@ -257,3 +257,213 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_a_strict_table_refuses_an_opening_below_the_threshold_in_words_and_keeps_the_cards(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    nora = player(django_user_model, "nora", "Nora", lang="en")
+    omar = player(django_user_model, "omar", "عمر")
+    options = {"players": 2, "variant": "saudi", "table": "strict"}
+    match = start([nora, omar], options)
+    ctx, page = open_as(chromium, base, nora, "en")
+    hand = "2S 2H 2D 5C 7C 9D JH QS KC 4H 8S 10D 3C 6H AD"
+    try:
+        goto(page, base, match)
+        seq = rig(
+            match,
+            {
+                "options": options,
+                "hands": [hand, "3S 4S 5S 6D 7D 8D JC QC KH AS 2C 9H 10H 8C"],
+                "turn": 0,
+                "first_turn": True,
+                "dealer": 1,
+            },
+        )
+        wait_seq(page, seq)
+        assert page.get_by_test_id("hints").count() == 0  # a strict table gives none
+        select(page, "2S", "2H", "2D")
+        page.get_by_test_id("stage").click()
+        assert "6" in page.get_by_test_id("staged-sum").inner_text()
+        assert "51" in page.get_by_test_id("staged-sum").inner_text()
+        assert page.get_by_test_id("lay").is_enabled()  # the strict table lets it go
+        page.get_by_test_id("lay").click()
+        refusal = page.get_by_test_id("hand-refusal")
+        refusal.wait_for()
+        words = refusal.inner_text()
+        assert words.strip() and words == page.get_by_test_id("table-error").inner_text()
+        shot(page, "6-strict-refusal-en")
+        # Nothing changed: same seq, same hand, and the staged meld is still staged.
+        assert seq_of(page) == seq
+        assert sorted(view_of(page)["hand"]) == sorted(hand.split())
+        assert page.locator("#staging .staged li").count() == 1
+        assert len(my_cards(page)) == 12
+        page.locator("#staging [data-unstage]").click()
+        assert sorted(my_cards(page)) == sorted(hand.split())
+    finally:
+        ctx.close()
+
+
+def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    nora = player(django_user_model, "nora", "Nora", lang="en")
+    omar = player(django_user_model, "omar", "عمر")
+    options = {"players": 2, "variant": "saudi", "table": "easy", "rounds": 2}
+    match = start([nora, omar], options)
+    ctx_a, a = open_as(chromium, base, nora, "en")
+    ctx_b, b = open_as(chromium, base, omar)
+    b.set_viewport_size(DESKTOP)
+    try:
+        goto(a, base, match)
+        goto(b, base, match)
+        seq = rig(
+            match,
+            {
+                "options": options,
+                "hands": [
+                    "KS KH KD 9C 10C JC 2D 4S 6H 8C 3D 5S 7H QD AH",
+                    "3S 4C 5H 6D 7D 8D JS QC KC 2C 9H 10H 8S 6S",
+                ],
+                "turn": 0,
+                "first_turn": True,
+                "dealer": 1,
+            },
+        )
+        wait_seq(a, seq)
+        hint = a.get_by_test_id("hint").first
+        assert "points" in hint.inner_text()
+        shot(a, "7-easy-hint-en")
+        hint.click()  # one tap lays the whole opening
+        wait_seq(b, seq + 1)
+        wait_seq(a, seq + 1)
+        assert b.get_by_test_id("opened-0").count() == 1
+        assert len(view_of(b)["melds"]) >= 2
+        best = a.get_by_test_id("hint-throw")
+        best.click()
+        wait_seq(b, seq + 2)
+        assert b.locator("#table-live[data-your-turn='1']").count() == 1
+
+        # Going out ends round 1: every hand shown, the scores spelled out; the next deal comes
+        # and the recap stays until closed. The score sheet is one tap away.
+        seq = rig(
+            match,
+            {
+                "options": options,
+                "hands": ["5C", "5D 9H"],
+                "melds": [{"owner": 0, "cards": "KS KH KD"}, {"owner": 1, "cards": "4D 5D 6D"}],
+                "opened": [55, 51],
+                "turn": 0,
+                "phase": "play",
+                "dealer": 1,
+            },
+        )
+        wait_seq(a, seq)
+        select(a, "5C")
+        a.get_by_test_id("throw").click()
+        recap = b.get_by_test_id("recap")
+        recap.wait_for()
+        assert "-30" in recap.inner_text() and "14" in recap.inner_text()
+        shot(b, "8-round-recap-ar-desktop")
+        b.wait_for_function(
+            "() => JSON.parse(document.getElementById('hand-view').textContent).view.round === 2"
+        )
+        kept = b.locator("#hand-recap-kept")
+        assert kept.count() == 1 and "-30" in kept.inner_text()
+        b.get_by_test_id("score-sheet").locator("summary").click()
+        sheet = b.get_by_test_id("score-sheet")
+        assert "-30" in sheet.inner_text() and "14" in sheet.inner_text()
+        shot(b, "9-score-sheet-ar-desktop")
+        kept.locator("[data-close-recap]").click()
+        assert b.locator("#hand-recap-kept").count() == 0
+
+        # The last round (an extra one after a tie) ends tied again: a shared first place, the
+        # commitment and the revealed secret with the Verify link; then play again, same table.
+        seq = rig(
+            match,
+            {
+                "options": options,
+                "hands": ["5C", "5D"],
+                "melds": [{"owner": 0, "cards": "KS KH KD"}, {"owner": 1, "cards": "4D 5D 6D"}],
+                "opened": [55, 51],
+                "turn": 0,
+                "phase": "play",
+                "round": 3,
+                "dealer": 1,
+                "totals": [35, 0],
+                "history": [[35, 0], [0, 0]],
+            },
+        )
+        wait_seq(a, seq)
+        select(a, "5C")
+        a.get_by_test_id("throw").click()
+        for page in (a, b):
+            page.get_by_test_id("result").wait_for()
+            assert page.get_by_test_id("shared-place").count() == 2  # both seats: place 1
+        match.refresh_from_db()
+        assert a.get_by_test_id("secret").first.inner_text().strip() == match.secret
+        link = a.get_by_test_id("verify-link").first.get_attribute("href")
+        assert link == f"/verify/{match.public_id}/"
+        a.get_by_test_id("score-sheet").locator("summary").click()
+        assert (
+            a.get_by_test_id("score-sheet").locator("tbody tr").first.inner_text().split()[-1]
+            == "5"
+        )
+        shot(a, "10-match-end-en")
+        for page in (a, b):
+            page.get_by_test_id("ready").click()
+        nxt = Match.objects.get(table=match.table, number=2)
+        for page in (a, b):
+            page.wait_for_selector(
+                f"#table-live[data-match='{nxt.public_id}'][data-status='playing']"
+            )
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_a_whole_hand_match_against_a_bot_through_the_card_table(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    huda = player(django_user_model, "huda", "هدى")
+    ctx, page = open_as(chromium, base, huda)
+    try:
+        # One round (the create form always makes five): the table is made by the service, the
+        # seat taken and the bot added there, and the whole round is played in the page.
+        table = make_table(huda, "hand", {"players": 2, "table": "easy", "rounds": 1})
+        page.goto(f"{base}/majlis/t/{table.public_id}/")
+        wait_live(page)
+        page.get_by_test_id("sit-0").click()
+        page.wait_for_selector(".seat.you[data-seat='0']")
+        page.get_by_test_id("bot-1").click()
+        page.wait_for_selector("#table-live[data-status='playing']")
+        turns = 0
+        while True:
+            page.wait_for_function(
+                """() => { const l = document.getElementById('table-live');
+                     return l.dataset.status !== 'playing' || (l.dataset.yourTurn === '1' &&
+                       !document.getElementById('hand-game').classList.contains('is-pending')); }"""
+            )
+            if page.locator("#table-live").get_attribute("data-status") != "playing":
+                break
+            seq = seq_of(page)
+            if page.get_by_test_id("draw-stock").count():
+                page.get_by_test_id("draw-stock").click()
+            elif page.get_by_test_id("hint-throw").count():
+                page.get_by_test_id("hint-throw").click()
+                turns += 1
+            else:  # a round's first turn with no hint: throw the first card that is no joker
+                page.locator("#my-cards [data-card]:not([data-card^='JK'])").first.click()
+                page.get_by_test_id("throw").click()
+                turns += 1
+            wait_seq(page, seq + 1)
+        assert turns >= 1
+        page.get_by_test_id("result").wait_for()
+        page.get_by_test_id("score-sheet").locator("summary").click()
+        assert page.get_by_test_id("score-sheet").locator("tbody tr").count() == 2
+        shot(page, "11-bot-match-result-ar")
+    finally:
+        ctx.close()
