@@ -17,6 +17,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 import games
@@ -467,3 +468,50 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
         shot(page, "11-bot-match-result-ar")
     finally:
         ctx.close()
+
+
+AXE = ARTIFACTS.parent / "tests" / "vendor" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_the_hand_table_has_no_serious_accessibility_violation(
+    live_site, chromium, majlis, django_user_model, lang
+):
+    """axe-core (vendored under tests/vendor) over the table page in the middle of a turn: the
+    cards, the melds, a staged meld and the joker picker on screen. The page's CSP is bypassed
+    only to inject axe itself."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة", lang=lang)
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    client = Client()
+    client.force_login(sara)
+    context = chromium.new_context(viewport=PHONE, locale=lang, bypass_csp=True)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        goto(page, base, match)
+        seq = rig(match, {**RICH, "phase": "play", "fire_card": "KD", "hands": [SARA + " KD", ALI]})
+        wait_seq(page, seq)
+        select(page, "KS", "KH", "KD")
+        page.get_by_test_id("stage").click()
+        select(page, "9C", "10C", "JK1")
+        page.get_by_test_id("stage").click()
+        page.get_by_test_id("joker-picker").wait_for()
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(
+            """() => axe.run(document, {runOnly: {type: 'tag',
+                      values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"""
+        )
+        serious = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == []
+        assert result["passes"], "axe ran its checks"
+    finally:
+        context.close()
