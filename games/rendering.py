@@ -453,6 +453,11 @@ def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
     return out
 
 
+def _ltr(n: int) -> str:
+    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−.
+    return f"\u2066{n}\u2069"
+
+
 def _hand_score_words(view: dict[str, Any], seat: int) -> str:
     """Why a seat scored what it did this round (rules §8): going out, «هاند», never opened, or
     the cards left, with the «هاند» doubling spelled out."""
@@ -462,11 +467,9 @@ def _hand_score_words(view: dict[str, Any], seat: int) -> str:
     hand = bool(result.get("hand"))
     out = result.get("out")
     if out == seat:
-        return (
-            _("went out with a «Hand»: %(n)s") % {"n": score}
-            if hand
-            else (_("went out: %(n)s") % {"n": score})
-        )
+        if hand:
+            return _("went out with a «Hand»: %(n)s") % {"n": _ltr(score)}
+        return _("went out: %(n)s") % {"n": _ltr(score)}
     if out is not None and view.get("partners") and seat % 2 == out % 2:
         return _("partner went out: the team's score is on the partner")
     opened = view.get("opened") or []

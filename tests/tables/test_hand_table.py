@@ -210,6 +210,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert "59" in total and "52" in total  # 30 + 29, against the threshold
         assert "KS" not in my_cards(a) and "JK1" not in my_cards(a)
         shot(a, "3-staged-opening-ar")
+        a.locator("#hand-game").screenshot(path=str(ARTIFACTS / "hand-table-phone-ar.png"))
         seq = seq_of(a)
         a.get_by_test_id("lay").click()
         wait_seq(b, seq + 1)

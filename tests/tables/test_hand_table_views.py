@@ -70,3 +70,57 @@ def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang)
     assert data["view"]["hand"] is None and data["you"] is None
     for card in (set(HANDS[0].split()) | set(HANDS[1].split())) - public:
         assert f'data-card="{card}"' not in rest
+
+
+def _over(result: dict, opened: list[bool], hands: list[list[str]], partners: bool = False):
+    return {"result": result, "opened": opened, "hands": hands, "partners": partners}
+
+
+@pytest.mark.parametrize(
+    ("view", "seat", "words"),
+    [
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 14]}, [1, 1], [[], ["5D", "9H"]]),
+            0,
+            "went out: \u2066-30\u2069",
+        ),
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 14]}, [1, 1], [[], ["5D", "9H"]]),
+            1,
+            "cards left: 14",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 28]}, [0, 1], [[], ["5D", "9H"]]),
+            0,
+            "went out with a «Hand»: \u2066-60\u2069",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 28]}, [0, 1], [[], ["5D", "9H"]]),
+            1,
+            "cards left: 14, doubled after a «Hand»: 28",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 200]}, [0, 0], [[], ["5D"]]),
+            1,
+            "never opened, and the round ended with a «Hand»: 200",
+        ),
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 100]}, [1, 0], [[], ["5D"]]),
+            1,
+            "never opened: 100",
+        ),
+        (
+            _over(
+                {"out": 0, "hand": False, "scores": [-30, 5, 0, 7]},
+                [1, 1, 1, 1],
+                [[], ["5D"], ["KD"], ["7C"]],
+                partners=True,
+            ),
+            2,
+            "partner went out: the team's score is on the partner",
+        ),
+    ],
+)
+def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
+    with rendering.translation.override("en"):
+        assert rendering._hand_score_words(view, seat) == words
