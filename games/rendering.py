@@ -495,6 +495,22 @@ def _hand_value(card: str) -> int:
     return 10 if rank in ("J", "Q", "K") else int(rank)
 
 
+def _threshold_words(view: dict[str, Any], you: int | None) -> str:
+    """Which rule sets this seat's opening threshold (rules §4), from the view alone."""
+    openings = view.get("openings") or []
+    if you is None or view.get("variant") == "plain":
+        return ""
+    if not openings:
+        return _("the first opening of the round")
+    if not view.get("partners"):
+        return _("the last opening, %(n)s + 1") % {"n": openings[-1][1]}
+    first_team = openings[0][0] % 2
+    if you % 2 == first_team:
+        return _("your team opened first")
+    best = max(p for s, p in openings if s % 2 == first_team)
+    return _("the other team's best opening, %(n)s + 1") % {"n": best}
+
+
 def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
     mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
     players = view.get("players", 0)
@@ -597,6 +613,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "rounds": view.get("rounds"),
         "dealer": _named(seats, view.get("dealer", 0)),
         "threshold": view.get("threshold"),
+        "threshold_why": _threshold_words(view, you),
         "opened_me": you is not None and you < len(opened) and opened[you],
         "must": [MUST_WORDS[m]() for m in view.get("must") or [] if m in MUST_WORDS],
         "fire_card": hand_card(view["fire_card"]) if view.get("fire_card") else None,

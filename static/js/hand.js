@@ -446,7 +446,18 @@ function renderControls() {
 function play(action, cards = []) {
   const conn = document.getElementById("table-conn");
   const seq = Number.parseInt(live().dataset.seq, 10);
-  if (conn && conn.classList.contains("on")) S.pending = { seq, cards, action };
+  if (conn && conn.classList.contains("on")) {
+    const pending = { seq, cards, action };
+    S.pending = pending;
+    // A lost answer (a reconnect in between) must not block the table: after a while the move
+    // may be tapped again (a repeat is refused as stale_seq, never applied twice).
+    setTimeout(() => {
+      if (S.pending !== pending) return;
+      S.pending = null;
+      markCards();
+      renderControls();
+    }, 8000);
+  }
   S.refusal = "";
   document.dispatchEvent(
     new CustomEvent("sahrat:send", { detail: { type: "move", seq, action } }),

@@ -158,6 +158,8 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert a.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert two_rows_at_most(a)
         assert "52" in a.get_by_test_id("threshold").inner_text()  # Ali opened with 51
+        why = a.get_by_test_id("threshold").inner_text()
+        assert "51 + 1" in why  # the Saudi rule in words: Ali's opening + 1
         assert b.get_by_test_id("opened-1").count() == 1
         shot(a, "1-dealt-ar")
 
@@ -248,7 +250,14 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         # Throw: one card selected, one button.
         wait_seq(a, seq + 4)
         select(a, "QD")
-        a.get_by_test_id("throw").click()
+        # The tap shows as pending at once, before any answer can have come (the check runs in
+        # the same task as the click, so no socket message is handled in between).
+        pending = a.evaluate(
+            """() => { document.querySelector("[data-testid=throw]").click();
+                     return [document.getElementById("hand-game").classList.contains("is-pending"),
+                             document.querySelector("#my-cards .pc.pending").dataset.card]; }"""
+        )
+        assert pending == [True, "QD"]
         wait_seq(b, seq + 5)
         wait_seq(a, seq + 5)
         assert b.get_by_test_id("fire").locator("[data-card]").get_attribute("data-card") == "QD"
