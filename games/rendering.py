@@ -22,7 +22,8 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import translation
-from django.utils.html import escape
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -423,6 +424,23 @@ ALL_CARDS = [r + s for s in "SHDC" for r in RANK_WORDS] + ["JK1", "JK2"]
 
 
 def card_name(card: str) -> str:
+    """The spoken name of a card in the active language (cached per language: a frame names
+    every card for the page's script)."""
+    return _card_name(card, translation.get_language())
+
+
+def card_names() -> dict[str, str]:
+    """Every card's spoken name in the active language, for the joker picker."""
+    return _card_names(translation.get_language())
+
+
+@functools.lru_cache(maxsize=16)
+def _card_names(lang: str | None) -> dict[str, str]:
+    return {c: _card_name(c, lang) for c in ALL_CARDS}
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_name(card: str, lang: str | None) -> str:
     """The spoken name of a card in the active language: ``7H`` -> «سبعة كبة», "Seven of hearts"."""
     if card == "JK1":
         return _("red joker")
@@ -450,6 +468,22 @@ def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
     if joker and stands and stands != card:
         out["stands"] = hand_card(stands)
         out["name"] = _("%(joker)s as %(card)s") % {"joker": out["name"], "card": card_name(stands)}
+    # The face, built here once rather than by a template include per card (a frame draws dozens
+    # of cards for every socket at the table).
+    face = format_html(
+        '<span class="pc-r" aria-hidden="true">{}</span>'
+        '<span class="pc-s" aria-hidden="true">{}</span>',
+        "★" if joker else out["rank"],
+        "JK" if joker else out["suit"],
+    )
+    if out["stands"]:
+        face += format_html(
+            '<span class="pc-as{}" aria-hidden="true">{}{}</span>',
+            " red" if out["stands"]["red"] else "",
+            out["stands"]["rank"],
+            out["stands"]["suit"],
+        )
+    out["face"] = face
     return out
 
 
@@ -531,7 +565,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
                 "name": _named(seats, seat),
                 "you": seat == you,
                 "count": counts[seat] if seat < len(counts) else 0,
-                "backs": range(min(counts[seat] if seat < len(counts) else 0, 15)),
+                "backs": mark_safe("<i></i>" * min(counts[seat] if seat < len(counts) else 0, 15)),
                 "opened": seat < len(opened) and opened[seat],
                 "opening": opening_points.get(seat),
                 "turn": view.get("status") == "playing" and view.get("turn") == seat,
@@ -569,7 +603,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "view": view,
         "you": you,
         "mine": mine,
-        "names": {c: card_name(c) for c in ALL_CARDS},
+        "names": card_names(),
     }
     hints = view.get("hints") or {}
     hint_moves = []
