@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.soak import daphne, rss_mb
+from bench.soak import children, daphne, rss_mb
 from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -470,11 +470,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="20 tables, a short run")
     parser.add_argument("--seconds", type=float, default=None, help="playing time (default 60)")
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a table's moves")
+    parser.add_argument(
+        "--web-processes",
+        type=int,
+        default=None,
+        help="Daphne processes sharing one socket (sahrat_site.serve); default: one per core",
+    )
     args = parser.parse_args(argv)
     n = args.tables or (20 if args.quick else 100)
     seconds = args.seconds or (15.0 if args.quick else 60.0)
     if not 1 <= n <= 1000 or not 0 < seconds <= 1800:
         parser.error("--tables is 1..1000 and --seconds 0..1800")
+    if args.web_processes is None:
+        from sahrat_site.serve import default_processes
+
+        args.web_processes = default_processes()
+    if not 1 <= args.web_processes <= 16:
+        parser.error("--web-processes is 1..16")
 
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/9")
@@ -510,12 +522,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     aborted = abort_leftovers()
     env = dict(os.environ)
     with ExitStack() as stack:
-        base, proc = stack.enter_context(daphne(env, logs / "rooms-daphne.log"))
+        base, proc = stack.enter_context(
+            daphne(env, logs / "rooms-daphne.log", processes=args.web_processes)
+        )
+        web = children(proc.pid) if args.web_processes > 1 else [proc.pid]
         workers = stack.enter_context(celery(env, logs))
         specs = setup(n)
         meter = CpuMeter(
             {
-                "daphne": [proc.pid],
+                "daphne": web,
                 "celery_worker": [workers[0].pid],
                 "celery_beat": [workers[1].pid],
             },
@@ -525,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             drive(specs, base, seconds, args.pace, meter)
         )
         abort_leftovers()  # leave the database quiet for the next run
-        for p in (proc, *workers):
+        for p in (proc, *workers):  # the supervisor ends if any of its Daphne processes does
             if p.poll() is not None:
                 tally.error("server_died")
     cpu = meter.ms()
@@ -541,6 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpu_ms_per_move": round(sum(cpu.values()) / moves, 2) if moves else None,
         "peak_rss_mb": round(meter.rss_peak, 1),
         "errors": tally.errors,
+        "web_processes": args.web_processes,
     }
     print(
         f"{n} tables ({sum(s.game == 'hand' for s in specs)} Hand, "

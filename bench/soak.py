@@ -71,13 +71,22 @@ def wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30)
 
 
 @contextmanager
-def daphne(env: dict[str, str], log_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
-    """A Daphne process on a free port; yields (base URL, process)."""
+def daphne(
+    env: dict[str, str], log_path: Path, processes: int = 1
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Daphne on a free port; yields (base URL, process). With ``processes`` > 1 it is
+    sahrat_site.serve running that many Daphne processes on one socket (the yielded process is
+    their supervisor: ``children(proc.pid)`` lists them)."""
     port = free_port()
     env = {**env, "PGAPPNAME": app_name_for(f"http://127.0.0.1:{port}")}
+    if processes > 1:
+        cmd = [sys.executable, "-m", "sahrat_site.serve", "--port", str(port)]
+        cmd += ["--processes", str(processes)]
+    else:
+        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP]
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP],
+            cmd,
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -98,6 +107,14 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def children(pid: int) -> list[int]:
+    """The direct children of a process (Linux /proc)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 def rss_mb(pid: int) -> float:

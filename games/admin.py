@@ -130,6 +130,11 @@ class ChatAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        if "hidden" in form.changed_data:  # the table's cached chat lines must be read again
+            services.chat_changed(obj.table)
+
     @admin.action(description=_("Hide the selected messages"))
     def hide(self, request, queryset) -> None:
-        queryset.update(hidden=True)
+        services.chat_hide(message_ids=list(queryset.values_list("pk", flat=True)))

@@ -6,6 +6,7 @@ the frames are written down in docs/protocol.md.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -17,6 +18,12 @@ from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
 from sahrat_site.sockets import SahratConsumer
+
+# Every database call of a table socket is one self-contained service or read with its own
+# transaction, so it need not run in the process's single "thread-sensitive" thread, where all
+# sockets' calls would queue behind each other: a pool of threads overlaps their waits on
+# PostgreSQL (each thread holds its own pooled connection; settings.DB_POOL_MAX_SIZE bounds them).
+db = functools.partial(database_sync_to_async, thread_sensitive=False)
 
 
 class MajlisConsumer(SahratConsumer):
@@ -64,26 +71,22 @@ class TableConsumer(MajlisConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [""])[0]
         self.html = (query.get("format") or [""])[0] != "json"
-        table = await database_sync_to_async(Table.objects.filter(public_id=table_id).first)()
+        table = await db(Table.objects.filter(public_id=table_id).first)()
         if table is None:
             return False
         self.table = table
         invited = bool(invite) and invite == table.invite_token
-        return await database_sync_to_async(selectors.can_watch)(table, self.user, invited)
+        return await db(selectors.can_watch)(table, self.user, invited)
 
     def groups_for(self) -> tuple[str, ...]:
         return (self.table.group,)
 
     async def on_connected(self) -> None:
-        await database_sync_to_async(services.seat_connected)(
-            user=self.user, table_id=self.table.public_id
-        )
+        await db(services.seat_connected)(user=self.user, table_id=self.table.public_id)
         await self.send_state()
 
     async def on_disconnected(self) -> None:
-        await database_sync_to_async(services.seat_disconnected)(
-            user=self.user, table_id=self.table.public_id
-        )
+        await db(services.seat_disconnected)(user=self.user, table_id=self.table.public_id)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state(event.get("public"))
@@ -98,7 +101,7 @@ class TableConsumer(MajlisConsumer):
                 return  # an older change arriving late: the newer state is already shown
             state = await self._state_from(public)
         if state is None:
-            state = await database_sync_to_async(selectors.table_state)(self.table, self.user)
+            state = await db(selectors.table_state)(self.table, self.user)
         self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
         await self.send_json({"type": "state", **state})
 
@@ -149,7 +152,7 @@ class TableConsumer(MajlisConsumer):
         await self.send_state()
 
     async def do_move(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.match_play)(
+        await db(services.match_play)(
             user=self.user,
             table_id=self.table.public_id,
             seq=frame.get("seq"),
@@ -157,7 +160,7 @@ class TableConsumer(MajlisConsumer):
         )
 
     async def do_sit(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.seat_take)(
+        await db(services.seat_take)(
             user=self.user,
             table_id=self.table.public_id,
             number=frame.get("seat"),
@@ -165,22 +168,18 @@ class TableConsumer(MajlisConsumer):
             commitment=str(frame.get("commitment") or ""),
             match_id=str(frame.get("match") or ""),
         )
-        await database_sync_to_async(services.seat_connected)(
-            user=self.user, table_id=self.table.public_id
-        )
+        await db(services.seat_connected)(user=self.user, table_id=self.table.public_id)
 
     async def do_bot(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.seat_add_bot)(
+        await db(services.seat_add_bot)(
             user=self.user, table_id=self.table.public_id, number=frame.get("seat")
         )
 
     async def do_leave(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.seat_leave)(
-            user=self.user, table_id=self.table.public_id
-        )
+        await db(services.seat_leave)(user=self.user, table_id=self.table.public_id)
 
     async def do_ready(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.table_ready)(
+        await db(services.table_ready)(
             user=self.user,
             table_id=self.table.public_id,
             seed=str(frame.get("seed") or ""),
@@ -189,7 +188,7 @@ class TableConsumer(MajlisConsumer):
         )
 
     async def do_chat(self, frame: dict[str, Any]) -> None:
-        await database_sync_to_async(services.chat_post)(
+        await db(services.chat_post)(
             user=self.user,
             table_id=self.table.public_id,
             text=str(frame.get("text") or ""),

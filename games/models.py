@@ -71,6 +71,10 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every change to the table's chat (a line posted, a line hidden), so the chat
+    # lines a broadcast carries are read once per change of the chat, not once per move
+    # (games.selectors.chat_lines caches them under this number).
+    chat_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ("-created_at",)

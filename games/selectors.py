@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import ChatMessage, Match, Seat, Table
+from games.models import ChatMessage, Match, MatchSeed, Seat, Table
 from games.services import current_match, game_of, load_state, team_of
 
 CHAT_SHOWN = 30
@@ -48,8 +48,11 @@ def _seat_row(seat: Seat) -> dict[str, Any]:
     }
 
 
-def match_public(match: Match) -> dict[str, Any]:
-    """What anyone may know of a match: never its secret before the reveal."""
+def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str, Any]:
+    """What anyone may know of a match: never its secret before the reveal. ``seeds``: the
+    match's seeds when the caller already holds them (else they are read)."""
+    if seeds is None:
+        seeds = list(match.seeds.order_by("seat"))
     return {
         "id": match.public_id,
         "number": match.number,
@@ -58,10 +61,7 @@ def match_public(match: Match) -> dict[str, Any]:
         "secret": match.secret if match.revealed else None,
         "seq": match.seq,
         "deadline": match.deadline.isoformat() if match.deadline else None,
-        "seeds": [
-            {"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()}
-            for s in match.seeds.order_by("seat")
-        ],
+        "seeds": [{"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()} for s in seeds],
         "outcome": match.outcome,
     }
 
@@ -81,10 +81,42 @@ def _last_lines(query: Any) -> list[list[Any]]:
     return [[line.pk, line.team, _chat_line(line)] for line in lines]
 
 
-def public_and_shown(table: Table) -> tuple[dict[str, Any], Match]:
-    """``table_public`` and the match whose view the table shows."""
-    seats = list(table.seats.select_related("user").order_by("number"))
-    match = current_match(table)
+# (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
+# and every change bumps Table.chat_seq, so an entry never goes stale; old ones are dropped.
+_chat_cache: dict[tuple[int, int, tuple[int, ...]], list[list[Any]]] = {}
+CHAT_CACHE_SIZE = 4096
+
+
+def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
+    """The last lines of the table's chat and of each of ``teams``' chats, as ``[id, team,
+    line]``, read from the database once per change of the chat (Table.chat_seq)."""
+    ident = (table.pk, table.chat_seq, teams)
+    lines = _chat_cache.get(ident)
+    if lines is None:
+        chat = ChatMessage.objects.filter(table=table, hidden=False)
+        lines = _last_lines(chat.filter(team__isnull=True))
+        for team in teams:
+            lines += _last_lines(chat.filter(team=team))
+        _chat_cache[ident] = lines
+        while len(_chat_cache) > CHAT_CACHE_SIZE:
+            _chat_cache.pop(next(iter(_chat_cache)), None)  # the oldest
+    return lines
+
+
+def public_and_shown(
+    table: Table,
+    *,
+    seats: list[Seat] | None = None,
+    match: Match | None = None,
+    seeds: list[MatchSeed] | None = None,
+) -> tuple[dict[str, Any], Match]:
+    """``table_public`` and the match whose view the table shows. A service that already holds
+    the rows (the seats with their users, the current match and its seeds, all as its
+    transaction left them) passes them in, so a move's broadcast reads nothing more."""
+    if seats is None:
+        seats = list(table.seats.select_related("user").order_by("number"))
+    if match is None:
+        match, seeds = current_match(table), None
     shown = match
     if match.status == Match.Status.WAITING and match.number > 1:
         # Between matches the last one's result stays on the table until the next one starts.
@@ -92,10 +124,7 @@ def public_and_shown(table: Table) -> tuple[dict[str, Any], Match]:
     engine = game_of(table)
     options = engine.parse_options(table.options)
     seat_teams = [team_of(engine, options, s.number) for s in seats]
-    chat = ChatMessage.objects.filter(table=table, hidden=False)
-    lines = _last_lines(chat.filter(team__isnull=True))
-    for team in sorted({t for t in seat_teams if t is not None}):
-        lines += _last_lines(chat.filter(team=team))
+    lines = chat_lines(table, tuple(sorted({t for t in seat_teams if t is not None})))
     public = {
         "table": {
             "id": table.public_id,
@@ -107,7 +136,7 @@ def public_and_shown(table: Table) -> tuple[dict[str, Any], Match]:
             "status": table.status,
             "seats": [_seat_row(s) for s in seats],
         },
-        "match": match_public(match),
+        "match": match_public(match, seeds),
         "shown": match_public(shown) if shown.pk != match.pk else None,
         # For the server only (viewer_state never sends these): who sits where, each seat's
         # team, the chat lines each team may read, and the snapshot the views come from.

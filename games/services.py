@@ -25,6 +25,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -92,10 +93,12 @@ def players_of(game: Game, options: Any) -> int:
     return int(game.options_to_dict(options)["players"])
 
 
-def random_source(match: Match) -> fairness.RandomSource:
-    """The match's one random source: its secret, game, public id and the browsers' seeds."""
-    seeds = {s.seat: s.seed for s in match.seeds.all()}
-    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, seeds)
+def random_source(match: Match, seeds: list[MatchSeed] | None = None) -> fairness.RandomSource:
+    """The match's one random source: its secret, game, public id and the browsers' seeds
+    (``seeds``: the match's seed rows when the caller already holds them)."""
+    rows = match.seeds.all() if seeds is None else seeds
+    by_seat = {s.seat: s.seed for s in rows}
+    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, by_seat)
 
 
 def load_state(match: Match) -> Any:
@@ -119,12 +122,23 @@ def current_match(table: Table) -> Match:
     return table.matches.order_by("-number").first()  # type: ignore[return-value]
 
 
-def broadcast(table: Table, match: Match) -> None:
+def broadcast(table: Table, match: Match, *, held: Held | None = None) -> None:
     """After commit: tell everyone at the table that it changed. The event carries what every
-    viewer shares (games.selectors.table_public: no hand, no secret before its reveal), read
-    once here instead of once per socket; the match's snapshot goes to Redis for the sockets to
-    make their own seat's view from (games/snapshots.py). Never a hand in the group's message."""
-    group, seq, public_id, table_pk = table.group, match.seq, match.public_id, table.pk
+    viewer shares (games.selectors.table_public: no hand, no secret before its reveal); the
+    match's snapshot goes to Redis for the sockets to make their own seat's view from
+    (games/snapshots.py). Never a hand in the group's message.
+
+    ``held``: the rows a move's transaction already holds (its seats with their users, the match
+    it changed and that match's seeds). The shared part is then made from them now, inside the
+    transaction, with no query at all: a move is the commonest change, and re-reading the table
+    for it cost Daphne about a third of its CPU per move (bench.rooms). Without it the shared
+    part is read after commit."""
+    from games import selectors, snapshots
+
+    group, table_pk, seq, public_id = table.group, table.pk, match.seq, match.public_id
+    ready: tuple[dict[str, Any], Match] | None = None
+    if held is not None:
+        ready = selectors.public_and_shown(table, seats=held.seats, match=match, seeds=held.seeds)
 
     def send() -> None:
         layer = get_channel_layer()
@@ -132,10 +146,8 @@ def broadcast(table: Table, match: Match) -> None:
             return
         event: dict[str, Any] = {"type": "table.changed", "seq": seq, "match": public_id}
         try:
-            from games import selectors, snapshots
-
-            # Re-read: the caller's table row may predate what the transaction changed.
-            public, shown = selectors.public_and_shown(Table.objects.get(pk=table_pk))
+            # Re-read unless held: the caller's table row may predate what the transaction changed.
+            public, shown = ready or selectors.public_and_shown(Table.objects.get(pk=table_pk))
             if shown.snapshot:
                 snapshots.publish(shown.public_id, shown.seq, shown.snapshot)
             event["public"] = public
@@ -147,6 +159,37 @@ def broadcast(table: Table, match: Match) -> None:
             log.warning("broadcast to %s failed: %r", group, exc)
 
     transaction.on_commit(send)
+
+
+@dataclass
+class Held:
+    """Rows a move's transaction has read already: the table's seats with their users (in seat
+    order) and the match's seeds (in seat order)."""
+
+    seats: list[Seat]
+    seeds: list[MatchSeed]
+
+    @classmethod
+    def read(cls, match: Match) -> Held:
+        seats = Seat.objects.filter(table_id=match.table_id).select_related("user")
+        return cls(list(seats.order_by("number")), _seeds_of(match))
+
+
+# A playing match's seeds never change (they are all in before it starts), so each process
+# reads them once per match instead of once per move.
+_seeds: dict[int, list[MatchSeed]] = {}
+SEEDS_CACHE_SIZE = 4096
+
+
+def _seeds_of(match: Match) -> list[MatchSeed]:
+    if match.status != Match.Status.PLAYING:
+        return list(match.seeds.order_by("seat"))
+    rows = _seeds.get(match.pk)
+    if rows is None:
+        rows = _seeds[match.pk] = list(match.seeds.order_by("seat"))
+        while len(_seeds) > SEEDS_CACHE_SIZE:
+            _seeds.pop(next(iter(_seeds)), None)  # the oldest
+    return rows
 
 
 def _schedule(match: Match) -> None:
@@ -399,11 +442,18 @@ def _turn_time(match: Match) -> float:
     return settings.TURN_SECONDS_OVERRIDE or match.table.turn_seconds
 
 
-def _append(match: Match, engine: Game, state: Any, seat: int | None, action: str, by: str) -> Any:
+# What a logged action changes on the match row (saved with update_fields: a move's UPDATE
+# stays small).
+MOVE_FIELDS = ("seq", "snapshot", "status", "outcome", "ended_at", "revealed_at", "deadline")
+
+
+def _append(
+    match: Match, engine: Game, state: Any, seat: int | None, action: str, by: str, held: Held
+) -> Any:
     """Apply one action, log it, and update the snapshot, outcome and deadline (the caller holds
-    the match row's lock and saves)."""
+    the match row's lock and saves ``MOVE_FIELDS``)."""
     text = engine.canonical(seat, action)
-    new = engine.apply(state, seat, text, random_source(match))
+    new = engine.apply(state, seat, text, random_source(match, held.seeds))
     match.seq += 1
     MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
     match.snapshot = engine.to_json(new)
@@ -416,9 +466,17 @@ def _append(match: Match, engine: Game, state: Any, seat: int | None, action: st
         match.deadline = None
         _after_match(match)
     else:
-        seats = list(match.table.seats.order_by("number"))
-        _set_deadline(match, engine, new, seats, now)
+        _set_deadline(match, engine, new, held.seats, now)
     return new
+
+
+def _logged(table: Table, match: Match, held: Held) -> None:
+    """After an action was appended: save the match, and broadcast and schedule after commit.
+    A match that goes on is broadcast from the rows in hand; one that ended changed the table
+    (the next match, the seats' "ready"), which is read again after commit."""
+    match.save(update_fields=MOVE_FIELDS)
+    broadcast(table, match, held=held if match.status == Match.Status.PLAYING else None)
+    _schedule(match)
 
 
 def _after_match(match: Match) -> None:
@@ -439,14 +497,15 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     refused, never applied twice."""
     if not isinstance(action, str) or not action.strip() or len(action) > 200:
         raise IllegalAction("bad_action")
-    try:
-        table = Table.objects.get(public_id=table_id)
-    except Table.DoesNotExist:
-        raise TableError("no_such_table") from None
-    match = Match.objects.select_for_update().filter(table=table).order_by("-number").first()
-    if match is None or match.status != Match.Status.PLAYING:
+    # One query for the match (locked) and its table (not locked: a move changes no table row).
+    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+    match = rows.filter(table__public_id=table_id).order_by("-number").first()
+    if match is None:
+        raise TableError("no_such_table")
+    if match.status != Match.Status.PLAYING:
         raise TableError("not_playing")
-    seat = table.seats.filter(user=user).first()
+    held = Held.read(match)
+    seat = next((s for s in held.seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq != match.seq:
@@ -455,10 +514,8 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     if action.split()[0].lower() in engine.SERVER_ACTIONS:
         raise TableError("server_only")
     state = load_state(match)
-    _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER)
-    match.save()
-    broadcast(table, match)
-    _schedule(match)
+    _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER, held)
+    _logged(match.table, match, held)
     return match
 
 
@@ -478,8 +535,8 @@ def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = 
             return False
         engine = game_of(match)
         state = load_state(match)
-        seats = list(match.table.seats.order_by("number"))
-        d = due(engine, state, seats, _turn_time(match))
+        held = Held.read(match)
+        d = due(engine, state, held.seats, _turn_time(match))
         if d is None:
             return False
         if d.by == MatchAction.By.SERVER:
@@ -489,10 +546,8 @@ def match_advance(*, match_id: int, seq: int | None = None, skip_locked: bool = 
         else:
             action = engine.auto_action(state, d.seat)
         by = MatchAction.By.TIMEOUT if d.by == MatchAction.By.PLAYER else d.by
-        _append(match, engine, state, d.seat, action, by)
-        match.save()
-        broadcast(match.table, match)
-        _schedule(match)
+        _append(match, engine, state, d.seat, action, by, held)
+        _logged(match.table, match, held)
         return True
 
 
@@ -653,8 +708,27 @@ def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> Cha
     if recent >= settings.CHAT_MAX_IN_WINDOW:
         raise TableError("chat_too_fast")
     msg = ChatMessage.objects.create(table=table, user=user, team=team_no, text=text)
+    chat_changed(table)
     broadcast(table, match)
     return msg
+
+
+def chat_changed(table: Table) -> None:
+    """The table's chat changed (a line posted or hidden): the next read of its chat lines goes
+    to the database (games.selectors.chat_lines)."""
+    table.chat_seq += 1
+    Table.objects.filter(pk=table.pk).update(chat_seq=F("chat_seq") + 1)
+
+
+def chat_hide(*, message_ids: list[int]) -> int:
+    """Staff hide chat lines; every table concerned shows its chat without them at its next
+    change. Returns how many lines were hidden."""
+    with transaction.atomic():
+        lines = ChatMessage.objects.filter(pk__in=message_ids, hidden=False)
+        tables = set(lines.values_list("table_id", flat=True))
+        done = lines.update(hidden=True)
+        Table.objects.filter(pk__in=tables).update(chat_seq=F("chat_seq") + 1)
+    return done
 
 
 def team_of(engine: Game, options: Any, seat: int) -> int | None:

@@ -11,7 +11,7 @@ import sys
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import selectors, services
 from games.models import ChatMessage, Match, MatchAction
 from tests.conftest import ROOT
 from tests.tables.helpers import advance_until, make_table, seat_humans
@@ -69,6 +69,42 @@ def test_staff_hide_a_chat_line(staff_client, creator, users):
     msg.refresh_from_db()
     assert msg.hidden
     assert ChatMessage.objects.get(pk=msg.pk).text == "كلام"  # hidden, not edited
+
+
+def test_a_hidden_line_leaves_every_view_of_the_table(staff_client, creator, users):
+    """The table's chat lines are cached per change of its chat (Table.chat_seq): hiding a line,
+    by the action or by the list's checkbox, must reach the next state every viewer gets."""
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    first = services.chat_post(user=users[0], table_id=table.public_id, text="سطر أول")
+    second = services.chat_post(user=users[1], table_id=table.public_id, text="سطر ثان")
+
+    def texts() -> list[str]:
+        table.refresh_from_db()
+        return [line["text"] for line in selectors.table_state(table, users[1])["chat"]]
+
+    assert texts() == ["سطر أول", "سطر ثان"]  # read once, and now cached
+    staff_client.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {"action": "hide", "_selected_action": [first.pk]},
+    )
+    assert texts() == ["سطر ثان"]
+    # The changelist's "hidden" checkbox (list_editable) saves through save_model.
+    response = staff_client.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {
+            "form-TOTAL_FORMS": "2",
+            "form-INITIAL_FORMS": "2",
+            "form-0-id": str(second.pk),
+            "form-0-hidden": "on",
+            "form-1-id": str(first.pk),
+            "form-1-hidden": "on",
+            "_save": "Save",
+        },
+    )
+    assert response.status_code == 302
+    assert ChatMessage.objects.get(pk=second.pk).hidden
+    assert texts() == []
 
 
 def test_a_majlis_exists_after_migrate(tmp_path):

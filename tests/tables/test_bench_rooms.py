@@ -23,12 +23,16 @@ KEYS = {
     "cpu_ms_per_move",
     "peak_rss_mb",
     "errors",
+    "web_processes",
 }
 
 
 def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
     run = subprocess.run(
-        [sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "4", "--pace", "0.4"],
+        [
+            *(sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "4"),
+            *("--pace", "0.4", "--web-processes", "2"),
+        ],
         cwd=ROOT,
         env=_subprocess_env(),
         capture_output=True,
@@ -41,5 +45,6 @@ def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
     figures = json.loads(lines[-1])
     assert set(figures) == KEYS
     assert figures["tables"] == 2
+    assert figures["web_processes"] == 2  # as given: both Daphne processes were measured
     assert figures["moves"] > 0 and figures["cpu_ms_per_move"] > 0
     assert figures["errors"] == 0, run.stdout

@@ -261,7 +261,7 @@ async def test_a_dropped_update_is_repaired_by_the_seq_rules(
     assert sa["view"]["turn"] == 0
     real = services.broadcast
     dropped: list[int] = []
-    monkeypatch.setattr(services, "broadcast", lambda t, m: dropped.append(m.seq))
+    monkeypatch.setattr(services, "broadcast", lambda t, m, **held: dropped.append(m.seq))
     engine = games.get("jakaro")
     await a.send_json_to({"type": "move", "seq": 0, "action": engine.bot_action(sa["view"])})
     await asyncio.sleep(0.5)

@@ -1,0 +1,86 @@
+"""sahrat_site.serve: several Daphne processes on one socket (what `make run` starts), each
+serving requests, and a supervisor that never leaves a half-dead server running."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bench.soak import children, free_port, wait_port
+from tests.conftest import _server
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
+def _listening_inodes(pid: int) -> set[str]:
+    """The socket inodes a process holds open."""
+    out = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:"):
+            out.add(target)
+    return out
+
+
+def _until(check, seconds: float = 15.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return check()
+
+
+def test_two_daphne_processes_share_one_socket_and_fall_together():
+    port = free_port()
+    with _server("serve", "sahrat_site.serve", "--port", str(port), "--processes", "2") as sup:
+        wait_port(port, sup, "sahrat_site.serve")
+        # The socket is bound (and so accepts) before the supervisor has started its processes.
+        assert _until(lambda: len(children(sup.pid)) == 2)
+        kids = children(sup.pid)
+        for kid in kids:
+            assert "daphne --fd" in _cmdline(kid)
+        # Both hold the one listening socket the supervisor bound.
+        assert _listening_inodes(kids[0]) & _listening_inodes(kids[1])
+        for _ in range(10):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as r:
+                assert r.status == 200
+                assert json.loads(r.read())["status"] == "ok"
+
+        # One process dying takes the server down, so its supervisor restarts all of it.
+        os.kill(kids[0], signal.SIGKILL)
+        assert _until(lambda: sup.poll() is not None)
+        assert sup.returncode != 0
+        assert _until(lambda: not Path(f"/proc/{kids[1]}").exists() or _zombie(kids[1]))
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_sigterm_stops_every_process_cleanly():
+    port = free_port()
+    with _server("serve", "sahrat_site.serve", "--port", str(port), "--processes", "2") as sup:
+        wait_port(port, sup, "sahrat_site.serve")
+        # The socket is bound (and so accepts) before the supervisor has started its processes.
+        assert _until(lambda: len(children(sup.pid)) == 2)
+        kids = children(sup.pid)
+        sup.send_signal(signal.SIGTERM)
+        assert sup.wait(timeout=15) == 0
+        assert all(not Path(f"/proc/{k}").exists() or _zombie(k) for k in kids)
