@@ -525,3 +525,63 @@ def test_the_hand_table_has_no_serious_accessibility_violation(
         assert result["passes"], "axe ran its checks"
     finally:
         context.close()
+
+
+def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
+    live_site, chromium, majlis, django_user_model
+):
+    """A finger drags a card (touch events from the phone's screen, turned into pointer events
+    by Chromium); the keyboard selects with Enter and moves the focused card with Alt + arrow."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    client = Client()
+    client.force_login(sara)
+    context = chromium.new_context(viewport=PHONE, locale="ar", has_touch=True, is_mobile=True)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        goto(page, base, match)
+        seq = rig(match, RICH)
+        wait_seq(page, seq)
+        page.get_by_test_id("sort-run").click()
+        before = my_cards(page)
+        cards = page.locator("#my-cards [data-card]")
+        cards.last.scroll_into_view_if_needed()
+        a = cards.last.bounding_box()
+        b = cards.first.bounding_box()
+        cdp = context.new_cdp_session(page)
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+        x1, y1 = b["x"] + b["width"] * 0.25, b["y"] + b["height"] / 2
+        touch("touchStart", x0, y0)
+        for i in range(1, 11):
+            touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+        touch("touchEnd", x1, y1)
+        moved = my_cards(page)
+        assert moved[0] == before[-1] and sorted(moved) == sorted(before)
+        assert page.locator("#my-cards .sel").count() == 0  # a drag is no tap
+
+        # Keyboard: focus the first card, Alt + → moves it one place on; Enter selects it.
+        cards.first.focus()
+        page.keyboard.press("Alt+ArrowRight")
+        keyed = my_cards(page)
+        assert keyed[:2] == [moved[1], moved[0]]
+        page.keyboard.press("Enter")
+        focused = page.locator("#my-cards [data-card]").nth(1)
+        assert focused.get_attribute("aria-pressed") == "true"
+
+        # The order survives the next state (a chat line re-draws the table for everyone).
+        page.reload()
+        wait_live(page)
+        assert my_cards(page) == keyed
+    finally:
+        context.close()

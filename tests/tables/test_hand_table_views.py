@@ -124,3 +124,30 @@ def _over(result: dict, opened: list[bool], hands: list[list[str]], partners: bo
 def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
     with rendering.translation.override("en"):
         assert rendering._hand_score_words(view, seat) == words
+
+
+@pytest.mark.parametrize(
+    ("view", "you", "words"),
+    [
+        ({"variant": "plain", "openings": [[1, 60]]}, 0, ""),
+        ({"variant": "saudi", "openings": []}, 0, "the first opening of the round"),
+        (
+            {"variant": "saudi", "partners": False, "openings": [[1, 60], [2, 61]]},
+            0,
+            "the last opening, 61 + 1",
+        ),
+        (
+            {"variant": "saudi", "partners": True, "openings": [[1, 60], [3, 70]]},
+            3,
+            "your team opened first",
+        ),
+        (
+            {"variant": "saudi", "partners": True, "openings": [[1, 60], [3, 70], [0, 71]]},
+            2,
+            "the other team's best opening, 70 + 1",
+        ),
+    ],
+)
+def test_the_threshold_says_which_rule_sets_it(view, you, words) -> None:
+    with rendering.translation.override("en"):
+        assert rendering._threshold_words(view, you) == words
