@@ -379,14 +379,13 @@ function renderStaging() {
   const sum = box.querySelector(".sum");
   let text = fill(word("wSum"), { p: check.sum });
   if (!opened() && view().threshold) text += " · " + fill(word("wNeed"), { n: view().threshold });
+  // At an easy table, why "Lay down" is not offered yet, in words (a strict table lets it go).
+  if (!strict() && check.why) text += " — " + check.why;
   sum.textContent = text;
   sum.classList.toggle("enough", !opened() && check.sum >= (view().threshold || 0));
   const lay = box.querySelector("[data-do=lay]");
   lay.textContent = check.hand ? word("wLayHand") : word("wLay");
   lay.disabled = !canPlay() || (!strict() && !!check.why);
-  lay.title = strict() ? "" : check.why || "";
-  const why = strict() ? "" : check.why || "";
-  box.dataset.why = why;
 }
 
 function renderPicker() {
