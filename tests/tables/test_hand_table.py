@@ -17,6 +17,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -59,7 +60,14 @@ def rig(match: Match, position: dict) -> int:
 def tell(match: Match) -> None:
     """services.broadcast from a thread of its own: Playwright's sync API keeps an event loop
     in the test's thread, where async_to_sync may not run."""
-    worker = threading.Thread(target=services.broadcast, args=(match.table, match))
+
+    def send() -> None:
+        try:
+            services.broadcast(match.table, match)
+        finally:
+            connections.close_all()  # this thread's connection goes back to the pool
+
+    worker = threading.Thread(target=send)
     worker.start()
     worker.join()
 
