@@ -142,6 +142,7 @@ const S = {
   picker: null, // {choices, pick(card)}
   refusal: "",
   errEl: null,
+  lastSeq: null,
   lastHand: null,
   lastFire: null,
   lastTurn: false,
@@ -560,6 +561,8 @@ function apply() {
     Object.assign(S, { match: live().dataset.match, sel: [], staged: [], pending: null, picker: null });
     Object.assign(S, { lastHand: null, lastFire: null, refusal: "" });
   }
+  if (S.lastSeq !== null && seq !== S.lastSeq) S.refusal = ""; // the table moved on
+  S.lastSeq = seq;
   if (S.pending && seq > S.pending.seq) {
     if (S.pending.action.startsWith("lay ")) S.staged = [];
     S.sel = [];
@@ -621,6 +624,8 @@ function apply() {
   if (recap) {
     S.recap = recap.cloneNode(true);
     S.recapRound = view().round;
+  } else if (S.recap && view().round !== S.recapRound + 1) {
+    S.recap = null; // a later round or a new match: that recap is old news
   } else if (S.recap) {
     const keep = S.recap.cloneNode(true);
     keep.id = "hand-recap-kept";
