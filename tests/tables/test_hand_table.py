@@ -541,7 +541,8 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
     live_site, chromium, majlis, django_user_model
 ):
     """A finger drags a card (touch events from the phone's screen, turned into pointer events
-    by Chromium); the keyboard selects with Enter and moves the focused card with Alt + arrow."""
+    by Chromium); the keyboard selects with Enter and moves the focused card with Alt + arrow;
+    the sound and motion settings start off and on and are kept."""
     base = live_site
     sara = player(django_user_model, "sara", "سارة")
     ali = player(django_user_model, "ali", "Ali", lang="en")
@@ -589,9 +590,17 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         focused = page.locator("#my-cards [data-card]").nth(1)
         assert focused.get_attribute("aria-pressed") == "true"
 
-        # The order survives the next state (a chat line re-draws the table for everyone).
+        # Settings: sounds off and animations on at the first visit; turning animations off
+        # holds after a reload, as does the card order.
+        page.locator("#hand-settings summary").click()
+        assert not page.get_by_test_id("sound").is_checked()
+        assert page.get_by_test_id("motion").is_checked()
+        page.get_by_test_id("motion").uncheck()
+        assert page.locator("#hand-game.no-motion").count() == 1
         page.reload()
         wait_live(page)
         assert my_cards(page) == keyed
+        assert page.locator("#hand-game.no-motion").count() == 1
+        assert not page.get_by_test_id("motion").is_checked()
     finally:
         context.close()
