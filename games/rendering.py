@@ -12,14 +12,18 @@ text table that already lets a player see everything and make every legal move.
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.utils import translation
-from django.utils.html import escape
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -188,7 +192,19 @@ def _outcome(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> lis
         names = [_named(seats, s) for s in members]
         share = ", ".join(sorted({outcome.get("shares", {}).get(str(s), "0") for s in members}))
         rows.append({"place": place, "names": names, "share": share})
+    # A shared place: several seats in one row, or (Hand's places) one row per seat, same place.
+    taken = [r["place"] for r in rows]
+    for r in rows:
+        r["shared"] = len(r["names"]) > 1 or taken.count(r["place"]) > 1
     return rows
+
+
+@functools.cache
+def game_script(game: str) -> str | None:
+    """The URL of a game's own page script (static/js/<game>.js), if it has one: loaded in the
+    table page's head, so it runs before the first state frame swaps the game's part in."""
+    path = f"js/{game}.js"
+    return static(path) if finders.find(path) else None
 
 
 def table_context(state: dict[str, Any]) -> dict[str, Any]:
@@ -233,6 +249,7 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "view": view,
         "game_view": game_view,
         "game_template": f"games/views/{table['game']}.html",
+        "game_script": game_script(table["game"]),
         "chat": state["chat"],
         "seeds_key": SEEDS_KEY,
         # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
@@ -387,72 +404,286 @@ def hand_label(action: str) -> str:
     return pretty_cards(action)
 
 
+# The words a card is called by, for screen readers and the joker picker («سبعة كبة»). The two
+# jokers are told apart (JK1 drawn red, JK2 black): same rules, different cards in the hand.
+RANK_WORDS = {
+    "A": gettext_lazy("Ace"),
+    "2": gettext_lazy("Two"),
+    "3": gettext_lazy("Three"),
+    "4": gettext_lazy("Four"),
+    "5": gettext_lazy("Five"),
+    "6": gettext_lazy("Six"),
+    "7": gettext_lazy("Seven"),
+    "8": gettext_lazy("Eight"),
+    "9": gettext_lazy("Nine"),
+    "10": gettext_lazy("Ten"),
+    "J": gettext_lazy("Jack"),
+    "Q": gettext_lazy("Queen"),
+    "K": gettext_lazy("King"),
+}
+SUIT_WORDS = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+ALL_CARDS = [r + s for s in "SHDC" for r in RANK_WORDS] + ["JK1", "JK2"]
+
+
+def card_name(card: str) -> str:
+    """The spoken name of a card in the active language (cached per language: a frame names
+    every card for the page's script)."""
+    return _card_name(card, translation.get_language())
+
+
+def card_names() -> dict[str, str]:
+    """Every card's spoken name in the active language, for the joker picker."""
+    return _card_names(translation.get_language())
+
+
+@functools.lru_cache(maxsize=16)
+def _card_names(lang: str | None) -> dict[str, str]:
+    return {c: _card_name(c, lang) for c in ALL_CARDS}
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_name(card: str, lang: str | None) -> str:
+    """The spoken name of a card in the active language: ``7H`` -> «سبعة كبة», "Seven of hearts"."""
+    if card == "JK1":
+        return _("red joker")
+    if card == "JK2":
+        return _("black joker")
+    return _("%(rank)s of %(suit)s") % {
+        "rank": RANK_WORDS.get(card[:-1], card[:-1]),
+        "suit": SUIT_WORDS.get(card[-1], card[-1]),
+    }
+
+
+def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
+    """One card as the Hand templates draw it (rank, suit symbol, colour, spoken name); a joker
+    in a meld also shows the card it stands for."""
+    joker = card.startswith("JK")
+    out = {
+        "text": card,
+        "rank": "" if joker else card[:-1],
+        "suit": "" if joker else SUITS.get(card[-1], ""),
+        "red": card == "JK1" or (not joker and card[-1] in RED),
+        "joker": joker,
+        "name": card_name(card),
+        "stands": None,
+    }
+    if joker and stands and stands != card:
+        out["stands"] = hand_card(stands)
+        out["name"] = _("%(joker)s as %(card)s") % {"joker": out["name"], "card": card_name(stands)}
+    # The face, built here once rather than by a template include per card (a frame draws dozens
+    # of cards for every socket at the table).
+    face = format_html(
+        '<span class="pc-r" aria-hidden="true">{}</span>'
+        '<span class="pc-s" aria-hidden="true">{}</span>',
+        "★" if joker else out["rank"],
+        "JK" if joker else out["suit"],
+    )
+    if out["stands"]:
+        face += format_html(
+            '<span class="pc-as{}" aria-hidden="true">{}{}</span>',
+            " red" if out["stands"]["red"] else "",
+            out["stands"]["rank"],
+            out["stands"]["suit"],
+        )
+    out["face"] = face
+    return out
+
+
+def _ltr(n: int) -> str:
+    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−.
+    return f"\u2066{n}\u2069"
+
+
+def _hand_score_words(view: dict[str, Any], seat: int) -> str:
+    """Why a seat scored what it did this round (rules §8): going out, «هاند», never opened, or
+    the cards left, with the «هاند» doubling spelled out."""
+    result = view.get("result") or {}
+    scores = result.get("scores") or []
+    score = scores[seat] if seat < len(scores) else 0
+    hand = bool(result.get("hand"))
+    out = result.get("out")
+    if out == seat:
+        if hand:
+            return _("went out with a «Hand»: %(n)s") % {"n": _ltr(score)}
+        return _("went out: %(n)s") % {"n": _ltr(score)}
+    if out is not None and view.get("partners") and seat % 2 == out % 2:
+        return _("partner went out: the team's score is on the partner")
+    opened = view.get("opened") or []
+    if seat < len(opened) and not opened[seat]:
+        if hand:
+            return _("never opened, and the round ended with a «Hand»: 200")
+        return _("never opened: 100")
+    cards = (view.get("hands") or [[]] * (seat + 1))[seat]
+    total = sum(_hand_value(c) for c in cards)
+    if hand:
+        return _("cards left: %(v)s, doubled after a «Hand»: %(n)s") % {"v": total, "n": score}
+    return _("cards left: %(n)s") % {"n": score}
+
+
+def _hand_value(card: str) -> int:
+    # The value of a card left in hand (rules §8): the same numbers as games/hand/cards.py, kept
+    # here because this module reads views only, never the engine.
+    if card.startswith("JK"):
+        return 15
+    rank = card[:-1]
+    if rank == "A":
+        return 11
+    return 10 if rank in ("J", "Q", "K") else int(rank)
+
+
+def _threshold_words(view: dict[str, Any], you: int | None) -> str:
+    """Which rule sets this seat's opening threshold (rules §4), from the view alone."""
+    openings = view.get("openings") or []
+    if you is None or view.get("variant") == "plain":
+        return ""
+    if not openings:
+        return _("the first opening of the round")
+    if not view.get("partners"):
+        return _("the last opening, %(n)s + 1") % {"n": openings[-1][1]}
+    first_team = openings[0][0] % 2
+    if you % 2 == first_team:
+        return _("your team opened first")
+    best = max(p for s, p in openings if s % 2 == first_team)
+    return _("the other team's best opening, %(n)s + 1") % {"n": best}
+
+
 def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
     mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
-    moves = []
-    if mine and view.get("phase") == "draw":
-        moves.append({"action": "draw stock", "label": hand_label("draw stock")})
-        if view.get("fire_top"):
-            moves.append({"action": "draw fire", "label": hand_label("draw fire")})
-    for action in view.get("legal") or []:
-        moves.append({"action": action, "label": hand_label(action)})
-    throws = []
-    if mine and view.get("phase") == "play":
-        seen = set()
-        for card in view.get("hand") or []:
-            if card not in seen and not card.startswith("JK"):  # a joker is never thrown
-                seen.add(card)
-                throws.append({"action": f"throw {card}", **card_item(card)})
-    scores = []
+    players = view.get("players", 0)
     totals = view.get("totals") or []
     opened = view.get("opened") or []
-    for seat in range(view.get("players", 0)):
-        scores.append(
+    counts = view.get("hand_counts") or []
+    history = view.get("history") or []
+    opening_points: dict[int, int] = {}
+    for seat, points in view.get("openings") or []:
+        opening_points.setdefault(seat, points)
+    by_number = {s["number"]: s for s in seats}
+    others = []
+    for seat in range(players):
+        row = by_number.get(seat, {})
+        others.append(
             {
+                "seat": seat,
                 "name": _named(seats, seat),
+                "you": seat == you,
+                "count": counts[seat] if seat < len(counts) else 0,
+                "backs": mark_safe("<i></i>" * min(counts[seat] if seat < len(counts) else 0, 15)),
+                "opened": seat < len(opened) and opened[seat],
+                "opening": opening_points.get(seat),
+                "turn": view.get("status") == "playing" and view.get("turn") == seat,
+                "connected": row.get("connected", True) or row.get("bot", False),
                 "total": totals[seat] if seat < len(totals) else 0,
-                "opened": opened[seat] if seat < len(opened) else False,
-                "rounds": [row[seat] for row in view.get("history") or [] if seat < len(row)],
             }
         )
+    scores = [
+        {
+            "name": _named(seats, seat),
+            "total": totals[seat] if seat < len(totals) else 0,
+            "opened": seat < len(opened) and opened[seat],
+            "rounds": [row[seat] for row in history if seat < len(row)],
+        }
+        for seat in range(players)
+    ]
     result = view.get("result")
-    shown_hands = None
-    if view.get("hands"):
-        shown_hands = [
-            {"name": _named(seats, s), "cards": [card_item(c) for c in cards]}
-            for s, cards in enumerate(view["hands"])
+    recap = None
+    if result and view.get("hands") is not None:
+        recap = [
+            {
+                "name": _named(seats, seat),
+                "cards": [hand_card(c) for c in cards],
+                "score": result["scores"][seat] if seat < len(result["scores"]) else 0,
+                "why": _hand_score_words(view, seat),
+                "total": totals[seat] if seat < len(totals) else 0,
+            }
+            for seat, cards in enumerate(view["hands"])
         ]
+    hand = view.get("hand") or []
+    # What the page's script reads (static/js/hand.js): this seat's own view exactly as the JSON
+    # socket would send it (docs/views/hand.md: never another seat's cards while a round is
+    # played) and the spoken words of every card, for the joker picker and the staged melds.
+    data = {
+        "view": view,
+        "you": you,
+        "mine": mine,
+        "names": card_names(),
+    }
+    hints = view.get("hints") or {}
+    hint_moves = []
+    if mine and hints:
+        for key in ("hand", "opening", "lay"):
+            if hints.get(key):
+                hint_moves.append(
+                    {"action": hints[key], "label": hand_hint_label(key, hints[key], hints)}
+                )
+        for key in ("off", "swap"):
+            for action in hints.get(key) or []:
+                hint_moves.append({"action": action, "label": hand_label(action)})
+    fire = view.get("fire") or []
     return {
-        "hand": [card_item(c) for c in view.get("hand") or []],
-        "moves": moves,
-        "throws": throws,
+        "data": data,
+        "mine": mine,
+        "phase": view.get("phase"),
+        "status": view.get("status"),
+        "easy": view.get("table") == "easy",
+        "hand": [hand_card(c) for c in hand],
+        "in_hand_points": sum(_hand_value(c) for c in hand),
+        "others": others,
         "melds": [
             {
                 "n": m["n"],
                 "owner": _named(seats, m["owner"]),
-                "text": pretty_cards(m["text"]),
+                "owner_seat": m["owner"],
+                "kind": m["kind"],
+                "cards": [hand_card(c, s) for c, s in zip(m["cards"], m["stands"], strict=False)],
                 "points": m["points"],
+                "text": pretty_cards(m["text"]),
             }
             for m in view.get("melds") or []
         ],
-        "fire_top": card_item(view["fire_top"]) if view.get("fire_top") else None,
-        "fire_count": len(view.get("fire") or []),
+        "fire_top": hand_card(view["fire_top"]) if view.get("fire_top") else None,
+        "fire_history": [hand_card(c) for c in reversed(fire[:-1])][:40],
+        "fire_count": len(fire),
+        "fire_usable": view.get("fire_usable"),
         "stock_count": view.get("stock_count"),
         "round": view.get("round"),
         "rounds": view.get("rounds"),
         "dealer": _named(seats, view.get("dealer", 0)),
         "threshold": view.get("threshold"),
+        "threshold_why": _threshold_words(view, you),
+        "opened_me": you is not None and you < len(opened) and opened[you],
         "must": [MUST_WORDS[m]() for m in view.get("must") or [] if m in MUST_WORDS],
-        "fire_card": card_label(view["fire_card"]) if view.get("fire_card") else None,
-        "joker_due": card_label(view["joker_due"]) if view.get("joker_due") else None,
+        "fire_card": hand_card(view["fire_card"]) if view.get("fire_card") else None,
+        "joker_due": hand_card(view["joker_due"]) if view.get("joker_due") else None,
+        "hint_moves": hint_moves,
+        "hint_throw": hand_card(hints["throw"]) if mine and hints.get("throw") else None,
         "scores": scores,
+        "round_numbers": list(range(1, len(history) + 1)),
         "result": result,
         "out_name": _named(seats, result["out"])
         if result and result.get("out") is not None
         else None,
-        "shown_hands": shown_hands,
-        "composer": mine,
+        "recap": recap,
+        # Kept for the generic "no move between matches" rule of table_context.
+        "moves": [{"action": "draw stock"}] if mine else [],
     }
+
+
+def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
+    """An easy table's hint as one tap: «انزل هذه الثلاث: ٥٧ نقطة»."""
+    melds = action.removeprefix("lay ").count("|") + 1
+    if key == "opening" and hints.get("opening_points") is not None:
+        return _("Open with these %(n)s melds: %(p)s points") % {
+            "n": melds,
+            "p": hints["opening_points"],
+        }
+    if key == "hand":
+        return _("Lay every card: a «Hand»!")
+    return _("Lay these %(n)s melds") % {"n": melds}
 
 
 GAME_VIEWS = {"hand": _hand_view, "jakaro": _jakaro_view}

@@ -784,6 +784,7 @@ def _view(state: State, seat: int | None) -> dict:
         "result": None,
         "places": [list(p) for p in state.places],
         "hints": None,
+        "fire_usable": None,
     }
     if r.result is not None:
         out["result"] = {
@@ -799,7 +800,21 @@ def _view(state: State, seat: int | None) -> dict:
         out["hints"] = hints
         out["legal"] = [hints[k] for k in ("hand", "opening", "lay") if hints.get(k)]
         out["legal"] += hints["off"] + hints["swap"]
+    if (
+        seat is not None
+        and opts.table == "easy"
+        and to_move(state) == seat
+        and r.phase == "draw"
+        and r.fire
+    ):
+        # The easy table blocks illegal moves, so its page must know before the tap whether
+        # taking the fire card would be refused (fire_unusable); a strict table learns it from
+        # the refusal. Only this seat's hand, the fire top and the open melds are consulted.
+        out["fire_usable"] = _accepted(state, seat, DRAW_FIRE_ACTION)
     return out
+
+
+DRAW_FIRE_ACTION = Action("draw", source="fire")
 
 
 def _accepted(state: State, seat: int, action: Action) -> bool:
@@ -827,6 +842,20 @@ def _legal_hints(state: State, seat: int) -> dict:
             hints["opening_points"] = found["opening_points"]
     for key in ("off", "swap"):
         hints[key] = [a.to_str() for a in found[key] if _accepted(state, seat, a)]
+    # The best throw: the card a time-out would throw for this seat (bot.least_useful_card),
+    # once nothing is due that forbids a throw (a fire card or a swapped joker not laid yet).
+    hints["throw"] = None
+    if r.fire_card is None and r.joker_due is None and r.hands[seat]:
+        card = bot.least_useful_card(
+            list(r.hands[seat]),
+            seat,
+            state.options.players,
+            state.options.partners,
+            [p > 0 for p in r.opened],
+            list(r.melds),
+        )
+        if _accepted(state, seat, Action("throw", cards=((card, None),))):
+            hints["throw"] = card
     return hints
 
 

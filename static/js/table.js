@@ -70,7 +70,7 @@ function frameOf(form, submitter) {
     else frame[name] = typeof value === "string" ? value.trim() : value;
   }
   if (frame.type === "move" && frame.seq === undefined) {
-    frame.seq = Number.parseInt(live().dataset.seq, 10); // the composer: the table as shown now
+    frame.seq = Number.parseInt(live().dataset.seq, 10); // a move of the table as shown now
   }
   return frame;
 }
@@ -114,22 +114,18 @@ document.addEventListener("submit", (e) => {
   }
   if (frame.type === "move" && !frame.action) return;
   showError("");
-  if (send(frame)) {
-    if (frame.type === "chat" || form.classList.contains("composer")) {
-      const input = form.querySelector("input[name=text], input[name=action]");
-      if (input) input.value = "";
-    }
+  if (send(frame) && frame.type === "chat") {
+    const input = form.querySelector("input[name=text]");
+    if (input) input.value = "";
   }
 });
 
-// Hand: tapping a card adds it to the written move.
-document.addEventListener("click", (e) => {
-  const card = e.target.closest("[data-compose]");
-  if (!card) return;
-  const input = document.getElementById("move-text");
-  if (!input) return;
-  input.value = (input.value.trim() + " " + card.dataset.compose).trim();
-  input.focus();
+// A game's own script (static/js/<game>.js) sends its frames through this page's socket with
+// document.dispatchEvent(new CustomEvent("sahrat:send", {detail: frame})): one socket, one
+// module instance, whatever URL the game script was loaded from.
+document.addEventListener("sahrat:send", (e) => {
+  showError("");
+  send(e.detail);
 });
 
 // Countdowns: the server's deadline against the server's "now" of the same frame, so a wrong

@@ -155,8 +155,8 @@ def test_two_players_create_join_and_see_each_others_moves(
         a.locator(".quick .chip").first.click()
         b.get_by_test_id("chat-log").get_by_text("السلام عليكم").wait_for()
 
-        # Hand, two players: the starter throws, the other draws (written in the composer) and
-        # throws; a move out of turn is refused in words beside the moves.
+        # Hand, two players: the starter throws (select a card, one tap), the other draws and
+        # throws; a move out of turn is refused in words beside the cards.
         hand_id = create_table(b, base, game="hand", players=2, variant="plain", table="easy")
         sit(b, 0)
         a.goto(f"{base}/majlis/t/{hand_id}/")
@@ -168,25 +168,32 @@ def test_two_players_create_join_and_see_each_others_moves(
         starter = 1 if a.locator("#table-live[data-your-turn]").count() else 0
         other = 1 - starter
         seq = seq_of(pages[starter])
-        throw = pages[starter].locator(".throw-row button.move").first
-        thrown = throw.get_attribute("data-action").split()[1]
-        throw.click()
+        # The first card (hands are sorted, jokers last: a joker may not be thrown).
+        first = pages[starter].locator("#my-cards [data-card]").first
+        thrown = first.get_attribute("data-card")
+        first.click()
+        pages[starter].get_by_test_id("throw").click()
         wait_seq(pages[other], seq + 1)
         fire = pages[other].get_by_test_id("fire").locator("[data-card]")
         assert fire.get_attribute("data-card") == thrown
 
-        pages[starter].locator("#move-text").fill("draw stock")
-        pages[starter].get_by_test_id("composer-send").click()
+        # Out of turn: the page offers no draw; a frame sent anyway is refused in words.
+        assert pages[starter].get_by_test_id("draw-stock").count() == 0
+        pages[starter].evaluate(
+            """s => document.dispatchEvent(new CustomEvent('sahrat:send',
+                   {detail: {type: 'move', seq: s, action: 'draw stock'}}))""",
+            seq + 1,
+        )
         error = pages[starter].get_by_test_id("table-error")
         error.wait_for()
         assert error.inner_text().strip()  # "not your turn", in the player's language
 
-        pages[other].locator("#move-text").fill("draw stock")
-        pages[other].get_by_test_id("composer-send").click()
+        pages[other].get_by_test_id("draw-stock").click()
         wait_seq(pages[starter], seq + 2)
         wait_seq(pages[other], seq + 2)
-        # The first card (hands are sorted, jokers last: a joker may not be thrown).
-        pages[other].locator(".throw-row button.move").first.click()
+        card = pages[other].locator("#my-cards [data-card]").first
+        card.click()
+        pages[other].get_by_test_id("throw").click()
         wait_seq(pages[starter], seq + 3)
         assert pages[starter].locator("#table-live[data-your-turn]").count() == 1
         a.screenshot(path=str(ARTIFACTS / "table-hand-ar.png"), full_page=True)

@@ -1,0 +1,153 @@
+"""What each seat's Hand fragment holds (issue 11): the seat's own view as JSON for the page's
+script, its own cards drawn, and nothing of another seat's hand, neither in the JSON nor in the
+HTML (no card drawn, no card named). Rendered from ``selectors.table_state`` exactly as the
+table socket's HTML mode sends it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+import games
+from games import rendering, selectors
+from games.hand import scenario
+from games.models import Match
+from tests.tables.helpers import make_table, seat_humans
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = games.get("hand")
+HANDS = ["KS KH 9C 10C JK1 9S 7D 4S 2D", "2S 3S 4C 6C 7C 9D 10D JH QH JK2"]
+POSITION = {
+    "options": {"players": 2, "table": "easy"},
+    "hands": HANDS,
+    "melds": [{"owner": 1, "cards": "4D 5D 6D"}],
+    "fire": ["2C", "KD"],
+    "opened": [0, 51],
+    "turn": 0,
+    "phase": "play",
+}
+
+
+def fragment_parts(html: str) -> tuple[dict, str]:
+    found = re.search(r'<script id="hand-view" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "the fragment carries the seat's view"
+    return json.loads(found.group(1)), html.replace(found.group(0), "")
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang) -> None:
+    table = make_table(users[0], "hand", POSITION["options"])
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    state, _ = scenario.build_state(POSITION)
+    match.snapshot = ENGINE.to_json(state)
+    match.save()
+    public = set(POSITION["fire"]) | {"4D", "5D", "6D"}
+    for seat, user in enumerate(users[:2]):
+        html = rendering.state_fragment(selectors.table_state(table, user), lang)
+        data, rest = fragment_parts(html)
+        assert data["view"] == ENGINE.view(state, seat)
+        assert data["you"] == seat
+        mine = Counter(HANDS[seat].split())
+        button = r'<button type="button" class="pc[^"]*" data-card="([^"]+)"'
+        drawn = Counter(re.findall(button, rest))
+        assert drawn == mine
+        others = set(HANDS[1 - seat].split()) - set(mine) - public
+        assert others
+        with rendering.translation.override(lang):
+            names = {c: rendering.card_name(c) for c in others}
+        for card in others:
+            assert f'data-card="{card}"' not in rest
+            assert names[card] not in rest, (card, names[card])
+            assert card not in json.dumps(data["view"])
+    # A watcher: no hand at all, and no card of either hand.
+    html = rendering.state_fragment(selectors.table_state(table, users[2]), lang)
+    data, rest = fragment_parts(html)
+    assert data["view"]["hand"] is None and data["you"] is None
+    for card in (set(HANDS[0].split()) | set(HANDS[1].split())) - public:
+        assert f'data-card="{card}"' not in rest
+
+
+def _over(result: dict, opened: list[bool], hands: list[list[str]], partners: bool = False):
+    return {"result": result, "opened": opened, "hands": hands, "partners": partners}
+
+
+@pytest.mark.parametrize(
+    ("view", "seat", "words"),
+    [
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 14]}, [1, 1], [[], ["5D", "9H"]]),
+            0,
+            "went out: \u2066-30\u2069",
+        ),
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 14]}, [1, 1], [[], ["5D", "9H"]]),
+            1,
+            "cards left: 14",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 28]}, [0, 1], [[], ["5D", "9H"]]),
+            0,
+            "went out with a «Hand»: \u2066-60\u2069",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 28]}, [0, 1], [[], ["5D", "9H"]]),
+            1,
+            "cards left: 14, doubled after a «Hand»: 28",
+        ),
+        (
+            _over({"out": 0, "hand": True, "scores": [-60, 200]}, [0, 0], [[], ["5D"]]),
+            1,
+            "never opened, and the round ended with a «Hand»: 200",
+        ),
+        (
+            _over({"out": 0, "hand": False, "scores": [-30, 100]}, [1, 0], [[], ["5D"]]),
+            1,
+            "never opened: 100",
+        ),
+        (
+            _over(
+                {"out": 0, "hand": False, "scores": [-30, 5, 0, 7]},
+                [1, 1, 1, 1],
+                [[], ["5D"], ["KD"], ["7C"]],
+                partners=True,
+            ),
+            2,
+            "partner went out: the team's score is on the partner",
+        ),
+    ],
+)
+def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
+    with rendering.translation.override("en"):
+        assert rendering._hand_score_words(view, seat) == words
+
+
+@pytest.mark.parametrize(
+    ("view", "you", "words"),
+    [
+        ({"variant": "plain", "openings": [[1, 60]]}, 0, ""),
+        ({"variant": "saudi", "openings": []}, 0, "the first opening of the round"),
+        (
+            {"variant": "saudi", "partners": False, "openings": [[1, 60], [2, 61]]},
+            0,
+            "the last opening, 61 + 1",
+        ),
+        (
+            {"variant": "saudi", "partners": True, "openings": [[1, 60], [3, 70]]},
+            3,
+            "your team opened first",
+        ),
+        (
+            {"variant": "saudi", "partners": True, "openings": [[1, 60], [3, 70], [0, 71]]},
+            2,
+            "the other team's best opening, 70 + 1",
+        ),
+    ],
+)
+def test_the_threshold_says_which_rule_sets_it(view, you, words) -> None:
+    with rendering.translation.override("en"):
+        assert rendering._threshold_words(view, you) == words
