@@ -80,7 +80,6 @@ def test_the_board_is_drawn_with_names_for_squares_and_marbles(creator, users, f
     # The Five cannot move seat 1's marble on its own start: the page is told why.
     assert data["why"]["5H"]["1:m0"] == "محمية على مربع بدايتها"
     # The viewer's colour is at the bottom: seat 0's start square (0) at the bottom middle.
-    open("/tmp/jk/frag.html", "w").write(html)
     start = re.search(r'class="jk-sq jk-start c0" data-sq="0" cx="([\d.]+)" cy="([\d.]+)"', html)
     assert start and float(start.group(2)) > 370
     # Seat 2 sees its own start (38) at the bottom instead.

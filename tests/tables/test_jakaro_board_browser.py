@@ -72,6 +72,9 @@ def pair(live_site, chromium, majlis, django_user_model):  # noqa: F811
     ctx_a, a = open_as(chromium, base, sara)
     ctx_b, b = open_as(chromium, base, ali, "en")
     b.set_viewport_size(DESKTOP)
+    for page in (a, b):  # a script error shows in the test's output
+        page.on("pageerror", lambda exc: print("page error:", exc))
+        page.on("console", lambda msg: print("console:", msg.text))
     table = services.table_create(user=sara, game="jakaro", options={"players": 2}, majlis=majlis)
     for page in (a, b):
         page.goto(f"{base}/majlis/t/{table.public_id}/")
@@ -165,3 +168,183 @@ def test_card_marble_target_and_one_tap_moves(pair):
     marble(a, 0).click()
     wait_pos(b, 0, 24)
     assert state_of(match).marbles[0] == 24
+
+
+def test_king_seven_jack_ten_and_four_through_the_board(pair):
+    table_id, a, b = pair
+    # The King knocks out both marbles it passes and lands on; they are marked before the tap
+    # that plays it, and Ali sees both go back to base.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [10, "base", "base", "base"], 1: [14, 23, "base", "base"]},
+            "hands": {0: ["KS", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "KS").click()
+    marble(a, 0).click()
+    ko = a.locator("#jakaro .jk-marble.ko").evaluate_all("els => els.map(e => +e.dataset.m)")
+    assert sorted(ko) == [4, 5]
+    shot(a, "king-marks-ar")
+    a.get_by_test_id("jk-go").click()
+    wait_pos(b, 0, 23)
+    wait_pos(b, 4, -1)
+    wait_pos(b, 5, -1)
+    assert state_of(match).marbles[:6] == (23, -1, -1, -1, -1, -1)
+
+    # The Seven split over two marbles, with the preview of both parts before it is sent.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [5, 30, "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["7D", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "7D").click()
+    marble(a, 0).click()
+    split_squares = a.locator("#jakaro .jk-sq.target[data-jk-split]").evaluate_all(
+        "els => els.map(e => +e.dataset.sq)"
+    )
+    assert sorted(split_squares) == [6, 7, 8, 9, 10, 11]
+    assert square(a, 12).get_attribute("data-jk-action") == "move 7D m0"  # all seven: one tap
+    square(a, 8).click()  # three steps for marble 0 ...
+    assert marble(a, 0).get_attribute("cx") == square(a, 8).get_attribute("cx")  # previewed
+    assert (
+        "4" in a.get_by_test_id("jk-hint").inner_text()
+        or "٤" in a.get_by_test_id("jk-hint").inner_text()
+    )
+    marble(a, 1).click()  # ... and the rest (four) for marble 1
+    assert marble(a, 1).get_attribute("cy") == square(a, 34).get_attribute("cy")
+    shot(a, "seven-preview-ar")
+    assert state_of(match).marbles[:2] == (5, 30)  # nothing sent before the confirmation
+    a.get_by_test_id("jk-go").click()
+    wait_pos(b, 0, 8)
+    wait_pos(b, 1, 34)
+    assert state_of(match).last[1] == "split 7D m0 3 m1 4"
+
+    # The Jack: my marble, then the other marble; they swap.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [5, "base", "base", "base"], 1: [50, 60, "base", "base"]},
+            "hands": {0: ["JC", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "JC").click()
+    marble(a, 0).click()
+    targets = a.locator("#jakaro .jk-marble.target").evaluate_all(
+        "els => els.map(e => +e.dataset.m)"
+    )
+    assert sorted(targets) == [4, 5]
+    marble(a, 5).click()
+    wait_pos(b, 0, 60)
+    wait_pos(b, 5, 5)
+    shot(b, "jack-swapped-en")
+
+    # The Ten's burn names the next player; afterwards both pages show the burned card.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [5, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["10D", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "10D").click()
+    burn = a.get_by_test_id("jk-burn")
+    assert "Ali" in burn.inner_text()
+    burn.click()
+    after = match.seq + 1
+    wait_seq(b, after)
+    burned = state_of(match).last[2]
+    assert burned in ("3D", "4D")
+    label = {"3D": "3♦", "4D": "4♦"}[burned]
+    for page in (a, b):
+        wait_seq(page, after)
+        assert label in page.get_by_test_id("burned").inner_text()
+    assert "burned" in b.get_by_test_id("last-move").inner_text()
+    shot(b, "ten-burned-en")
+    shot(a, "ten-burned-ar")
+
+    # The Four from the start: the short cut, four squares before home.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [0, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["4S", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "4S").click()
+    marble(a, 0).click()
+    wait_pos(b, 0, 72)
+    assert state_of(match).marbles[0] == 72
+
+
+def test_reasons_refusal_stuck_and_the_five(pair):
+    table_id, a, b = pair
+    # The Five: Ali's marble on its own start is protected (the page says so), the one on the
+    # track moves five.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [73, "H1", "base", "base"], 1: [38, 50, "base", "base"]},
+            "hands": {0: ["5H", "9C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "5H").click()
+    assert lit(a) == {5}  # only Ali's marble on 50: mine on 73 would jump over mine in H1
+    why = a.get_by_test_id("jk-why").inner_text()
+    assert "محمية على مربع بدايتها" in why and "مسدودة داخل البيت" in why
+    marble(a, 4).click()  # tapping a marble that cannot move says why
+    assert "محمية" in a.get_by_test_id("jk-hint").inner_text()
+    shot(a, "five-reasons-ar")
+    marble(a, 5).click()
+    wait_pos(b, 5, 55)
+    assert state_of(match).marbles[5] == 55
+
+    # A refused move explains itself and changes nothing: the page's move is altered on its way
+    # out (as a stale or tampered page would send it), the server refuses it, the board is put
+    # back.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [10, 14, "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["9C", "2C"], 1: ["3D", "4D"]},
+        },
+    )
+    a.evaluate(
+        """() => { const b = document.querySelector('#jk-send button[data-action="move 9C m0"]');
+                   b.value = 'move 4C m0'; }"""
+    )  # a card Sara does not hold
+    card(a, "9C").click()
+    marble(a, 0).click()
+    error = a.get_by_test_id("table-error")
+    error.wait_for()
+    assert error.inner_text().strip()
+    a.wait_for_selector("#jakaro:not(.pending)")
+    assert marble(a, 0).get_attribute("cx") == square(a, 10).get_attribute("cx")
+    assert state_of(match).marbles[:2] == (10, 14)
+    shot(a, "refused-ar")
+
+    # No legal move: the page says why and offers the discard.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: ["base", "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["2C", "9C"], 1: ["3D", "4D"]},
+        },
+    )
+    stuck = a.get_by_test_id("stuck")
+    assert "في القاعدة" in stuck.inner_text()
+    card(a, "2C").click()
+    a.get_by_test_id("jk-go").click()
+    wait_seq(b, match.seq + 1)  # (match.seq is the scripted position's until refreshed)
+    assert state_of(match).last[1] == "discard 2C"
+    shot(a, "stuck-ar")
