@@ -6,6 +6,7 @@ Arabic, Ali watches the result on a desktop in English. Screenshots go to test-a
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
@@ -25,6 +26,7 @@ from tests.tables.test_browser_tables import (  # noqa: F401  (majlis is a fixtu
     wait_live,
     wait_seq,
 )
+from verify.fairness import JAKARO_DECK
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -348,3 +350,163 @@ def test_reasons_refusal_stuck_and_the_five(pair):
     wait_seq(b, match.seq + 1)  # (match.seq is the scripted position's until refreshed)
     assert state_of(match).last[1] == "discard 2C"
     shot(a, "stuck-ar")
+
+
+def test_the_end_of_the_match(pair):
+    table_id, a, b = pair
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: ["H1", "H2", "H3", 73], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["3S", "9C"], 1: ["3D", "4D"]},
+            "discard": ["QH", "2S"],
+        },
+    )
+    card(a, "3S").click()
+    assert lit(a) == {3}
+    marble(a, 3).click()  # into H0: the fourth marble home wins
+    for page in (a, b):
+        end = page.get_by_test_id("jakaro-end")
+        end.wait_for()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert "سارة" in a.get_by_test_id("jakaro-end").inner_text()
+    link = b.get_by_test_id("verify-link")
+    assert link.get_attribute("href") == f"/verify/{match.public_id}/"
+    assert b.get_by_test_id("jakaro-secret").inner_text().strip() == match.secret
+    pile = b.get_by_test_id("pile")
+    pile.locator("summary").click()
+    assert "Q♥" in pile.inner_text() and "3♠" in pile.inner_text()  # the last deck's cards
+    assert a.get_by_test_id("ready").is_visible()  # play again, same table
+    shot(a, "end-ar")
+    shot(b, "end-en")
+
+
+def test_partners_marbles_after_yours_are_home(live_site, chromium, majlis, django_user_model):  # noqa: F811
+    base = live_site
+    sara = player(django_user_model, "sara4", "سارة")
+    ctx, a = open_as(chromium, base, sara)
+    try:
+        table = services.table_create(
+            user=sara, game="jakaro", options={"players": 4}, majlis=majlis
+        )
+        a.goto(f"{base}/majlis/t/{table.public_id}/")
+        wait_live(a)
+        sit(a, 0)
+        for seat in (1, 2, 3):
+            a.get_by_test_id(f"bot-{seat}").click()
+            a.wait_for_selector(f".seat[data-seat='{seat}'] .seat-name.bot")
+        a.wait_for_selector("#table-live[data-status='playing']")
+        match = set_position(
+            table.public_id,
+            {
+                "players": 4,
+                "turn": 0,
+                "marbles": {0: ["H0", "H1", "H2", "H3"], 2: [40, "base", "base", "base"]},
+                "hands": {0: ["3S", "9C"], 1: ["3D"], 2: ["4D"], 3: ["5D"]},
+            },
+        )
+        wait_seq(a, match.seq)
+        assert "صرت تحرّك كرات" in a.get_by_test_id("partner-now").inner_text()
+        controlled = a.locator("#jakaro .jk-marble.controlled").evaluate_all(
+            "els => els.map(e => +e.dataset.m)"
+        )
+        assert sorted(controlled) == [8, 9, 10, 11]  # the partner's marbles are highlighted
+        shot(a, "partner-ar")
+        card(a, "3S").click()
+        assert lit(a) == {8}  # the partner's marble out of its base
+        marble(a, 8).click()
+        a.wait_for_function(
+            "s => +document.getElementById('table-live').dataset.seq > s", arg=match.seq
+        )
+        assert match.actions.filter(seat=0, action="move 3S 2:m0").exists()
+    finally:
+        ctx.close()
+
+
+def random_position(rnd: random.Random) -> dict:
+    """Two players, marbles anywhere (base, track or home), four cards for Sara."""
+    free = list(range(76))
+    rnd.shuffle(free)
+    marbles = {}
+    for seat in (0, 1):
+        homes = [f"H{h}" for h in range(4)]
+        rnd.shuffle(homes)
+        ms = []
+        for _k in range(4):
+            roll = rnd.random()
+            ms.append("base" if roll < 0.25 else homes.pop() if roll < 0.35 else free.pop())
+        marbles[seat] = ms
+    deck = [c for c in JAKARO_DECK]
+    rnd.shuffle(deck)
+    return {"marbles": marbles, "hands": {0: sorted(deck[:4]), 1: deck[4:6]}}
+
+
+def reachable(page) -> set[str]:
+    """Every action the board lets Sara reach, found by tapping (with "confirm moves" on, so a
+    one-tap move shows its confirmation instead of being sent)."""
+    got: set[str] = set()
+    bar = page.locator("#jk-bar")
+
+    def take_bar() -> None:
+        got.add(bar.get_attribute("data-jk-action"))
+        page.get_by_test_id("jk-cancel").click()
+
+    def lit_marbles(cls: str = "can") -> list[int]:
+        return page.locator(f"#jakaro .jk-marble.{cls}").evaluate_all(
+            "els => els.map(e => +e.dataset.m)"
+        )
+
+    cards = page.locator("#jakaro .jk-card:not([disabled])").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    for c in cards:
+        card(page, c).click()
+        if bar.is_visible():  # a discard
+            take_bar()
+            continue
+        if page.get_by_test_id("jk-burn").is_visible():
+            got.add(page.get_by_test_id("jk-burn").get_attribute("data-jk-action"))
+        for m in lit_marbles():
+            card(page, c).click()
+            marble(page, m).click()
+            if bar.is_visible():
+                take_bar()
+                continue
+            targets = page.locator("#jakaro .target")
+            got.update(
+                targets.evaluate_all(
+                    "els => els.filter(e => e.dataset.jkAction).map(e => e.dataset.jkAction)"
+                )
+            )
+            splits = targets.evaluate_all(
+                "els => els.filter(e => e.dataset.jkSplit).map(e => e.dataset.jkSplit)"
+            )
+            for x in splits:  # the first marble's steps
+                card(page, c).click()
+                marble(page, m).click()
+                page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+                for second in lit_marbles("second"):
+                    card(page, c).click()
+                    marble(page, m).click()
+                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+                    marble(page, second).click()
+                    take_bar()
+    return got
+
+
+def test_the_board_offers_exactly_the_engines_legal_actions(pair):
+    table_id, a, b = pair
+    a.evaluate("localStorage.setItem('sahrat.jakaro.confirm', '1')")
+    rnd = random.Random(12)
+    checked = 0
+    while checked < 6:
+        position = random_position(rnd)
+        state, _rng = build({"players": 2, "turn": 0, **position})
+        legal = set(ENGINE.legal_actions(state))
+        if checked < 5 and len(legal) > 40:
+            continue  # keep the tapping short; one long Seven position is enough
+        scripted(table_id, (a, b), position)
+        assert reachable(a) == legal, position
+        checked += 1
