@@ -6,20 +6,25 @@ Arabic, Ali watches the result on a desktop in English. Screenshots go to test-a
 
 from __future__ import annotations
 
+import gzip
 import random
+import re
 import threading
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 import games
 from games import services
 from games.jakaro.scenario import build
-from games.models import Match, Table
+from games.models import Majlis, Match, Seat, Table
 from tests.conftest import ARTIFACTS
-from tests.tables.test_browser_tables import (  # noqa: F401  (majlis is a fixture)
+from tests.tables.test_browser_tables import (
     PHONE,
-    majlis,
     open_as,
     player,
     sit,
@@ -32,6 +37,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1280, "height": 900}
 ENGINE = games.get("jakaro")
+
+
+@pytest.fixture
+def majlis():
+    """The majlis, and after the test the same clean-up as tests/tables/test_browser_tables.py:
+    stop the matches left going, and let Daphne finish the closed pages' disconnects before the
+    flush (their seat-row locks would deadlock its TRUNCATE)."""
+    majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
+    yield majlis
+    Match.objects.filter(status="playing").update(status="aborted", deadline=None)
+    for _ in range(100):
+        if not Seat.objects.filter(connected__gt=0).exists():
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
 
 
 def set_position(table_id: str, position: dict) -> Match:
@@ -66,7 +86,7 @@ def state_of(match: Match):
 
 
 @pytest.fixture
-def pair(live_site, chromium, majlis, django_user_model):  # noqa: F811
+def pair(live_site, chromium, majlis, django_user_model):
     """Sara (seat 0, phone, Arabic) and Ali (seat 1, desktop, English) at a two-player table."""
     base = live_site
     sara = player(django_user_model, "sara", "سارة")
@@ -383,7 +403,7 @@ def test_the_end_of_the_match(pair):
     shot(b, "end-en")
 
 
-def test_partners_marbles_after_yours_are_home(live_site, chromium, majlis, django_user_model):  # noqa: F811
+def test_partners_marbles_after_yours_are_home(live_site, chromium, majlis, django_user_model):
     base = live_site
     sara = player(django_user_model, "sara4", "سارة")
     ctx, a = open_as(chromium, base, sara)
@@ -510,3 +530,79 @@ def test_the_board_offers_exactly_the_engines_legal_actions(pair):
         scripted(table_id, (a, b), position)
         assert reachable(a) == legal, position
         checked += 1
+
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js"
+
+
+def test_accessibility_of_the_board_with_axe(live_site, chromium, majlis, django_user_model):
+    """axe-core (vendored, tests/vendor/) finds no serious or critical violation on the board
+    page, in Arabic on a phone, with a card picked (marbles become buttons)."""
+    base = live_site
+    sara = player(django_user_model, "sara_a11y", "سارة")
+    client = Client()
+    client.force_login(sara)
+    # The page's CSP forbids injected scripts; the check runs in a context that ignores it.
+    context = chromium.new_context(viewport=PHONE, locale="ar", bypass_csp=True)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    try:
+        table = services.table_create(
+            user=sara, game="jakaro", options={"players": 2}, majlis=majlis
+        )
+        page.goto(f"{base}/majlis/t/{table.public_id}/")
+        wait_live(page)
+        sit(page, 0)
+        page.get_by_test_id("bot-1").click()
+        page.wait_for_selector("#table-live[data-status='playing']")
+        match = set_position(
+            table.public_id,
+            {
+                "players": 2,
+                "turn": 0,
+                "marbles": {0: [5, 12, "base", "base"], 1: [50, "base", "base", "base"]},
+                "hands": {0: ["AS", "7D", "JC", "KS"], 1: ["3D", "4D"]},
+            },
+        )
+        wait_seq(page, match.seq)
+        card(page, "AS").click()
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))"
+        )
+        assert isinstance(result, list)  # axe ran (a list, possibly of minor findings)
+        bad = [v for v in result if v["impact"] in ("serious", "critical")]
+        assert not bad, bad
+        # Squares and marbles have names a screen reader reads.
+        assert marble(page, 0).get_attribute("aria-label") == "كرة زرقاء في الخانة ٥"
+        assert square(page, 12).get_attribute("aria-label") == "الخانة ١٢"
+    finally:
+        context.close()
+
+
+def test_the_board_pages_own_js_and_css_weigh_under_100_kb_compressed(
+    live_site,
+    majlis,
+    django_user_model,
+):
+    sara = player(django_user_model, "sara_w", "سارة")
+    table = services.table_create(user=sara, game="jakaro", options={"players": 2}, majlis=majlis)
+    seat_page = Client()
+    seat_page.force_login(sara)
+    html = seat_page.get(f"/majlis/t/{table.public_id}/").content.decode()
+    # The board's own script comes with the board (the per-game template) once a match shows.
+    assets = set(
+        re.findall(r'<(?:script|link)[^>]+(?:src|href)="(/static/[^"]+\.(?:js|css))"', html)
+    )
+    assets.add("/static/js/jakaro.js")
+    total = 0
+    for url in assets:
+        body = urllib.request.urlopen(live_site + url).read()
+        assert body, url
+        total += len(gzip.compress(body))
+    assert any(u.endswith("sahrat.css") for u in assets) and any("table" in u for u in assets)
+    assert not re.search(r'(?:src|href)="https?://', html)  # no CDN
+    assert total < 100 * 1024, total
