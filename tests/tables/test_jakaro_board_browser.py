@@ -7,6 +7,7 @@ Arabic, Ali watches the result on a desktop in English. Screenshots go to test-a
 from __future__ import annotations
 
 import gzip
+import json
 import random
 import re
 import threading
@@ -29,6 +30,7 @@ from tests.tables.test_browser_tables import (
     player,
     sit,
     wait_live,
+    wait_my_turn_or_end,
     wait_seq,
 )
 from verify.fairness import JAKARO_DECK
@@ -606,3 +608,108 @@ def test_the_board_pages_own_js_and_css_weigh_under_100_kb_compressed(
     assert any(u.endswith("sahrat.css") for u in assets) and any("table" in u for u in assets)
     assert not re.search(r'(?:src|href)="https?://', html)  # no CDN
     assert total < 100 * 1024, total
+
+
+def play_by_taps(page, action: str) -> None:
+    """Play one legal action by tapping the board as a player would: card, marble, target (or
+    the burn button, the second marble of a Seven, the confirmation where the page asks)."""
+    data = json.loads(page.locator("#jakaro-data").text_content())
+    kind, c = action.split()[:2]
+    card(page, c).click()
+    bar = page.locator("#jk-bar")
+    if kind == "discard":
+        page.get_by_test_id("jk-go").click()
+        return
+    if kind == "burn10":
+        page.get_by_test_id("jk-burn").click()
+        return
+    first = data["targets"][action][0]
+    marble(page, first).click()
+    if bar.is_visible():  # a King that knocks marbles out asks first
+        assert bar.get_attribute("data-jk-action") == action
+        page.get_by_test_id("jk-go").click()
+        return
+    if kind == "split":
+        x = action.split()[3]
+        page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+        marble(page, data["targets"][action][1]).click()
+        assert bar.get_attribute("data-jk-action") == action
+        page.get_by_test_id("jk-go").click()
+        return
+    target = page.locator("#jakaro .target")
+    found = [
+        i
+        for i, a in enumerate(target.evaluate_all("els => els.map(e => e.dataset.jkAction)"))
+        if a == action
+    ]
+    if found:
+        target.nth(found[0]).click()
+    else:  # the marble's tap was the whole move (its only one for this card)
+        assert [
+            a
+            for a in data["legal"]
+            if data["targets"].get(a, [None])[0] == first and a.split()[1] == c
+        ] == [action]
+
+
+def test_a_whole_match_against_a_bot_by_tapping_the_board(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    nora = player(django_user_model, "nora_b", "نورة")
+    ctx, page = open_as(chromium, base, nora)
+    try:
+        table = services.table_create(
+            user=nora, game="jakaro", options={"players": 2}, majlis=majlis
+        )
+        page.goto(f"{base}/majlis/t/{table.public_id}/")
+        wait_live(page)
+        sit(page, 0)
+        page.get_by_test_id("bot-1").click()
+        page.wait_for_selector("#table-live[data-status='playing']")
+        match = Match.objects.get(table=table, number=1)
+        turns, after = 0, 0
+        while True:
+            wait_my_turn_or_end(page, after)
+            live = page.locator("#table-live")
+            if live.get_attribute("data-status") != "playing":
+                break
+            seq = int(live.get_attribute("data-seq"))
+            state = state_of(match)
+            assert match.seq == seq
+            # The bot's choice for Nora (quicker to the end than a random move), tapped in.
+            play_by_taps(page, ENGINE.bot_action(ENGINE.view(state, 0)))
+            turns += 1
+            after = seq + 1
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and turns > 10
+        page.get_by_test_id("jakaro-end").wait_for()
+        shot(page, "bot-match-end-ar")
+    finally:
+        ctx.close()
+
+
+def test_a_move_shows_pending_at_once_with_300_ms_of_latency(pair):
+    table_id, a, b = pair
+    # Every frame Sara's page sends waits 300 ms before it leaves (a slow phone network).
+    a.evaluate(
+        """() => { const send = WebSocket.prototype.send;
+                   WebSocket.prototype.send = function (d) {
+                     setTimeout(() => send.call(this, d), 300); }; }"""
+    )
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [5, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["8H", "2C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "8H").click()
+    marble(a, 0).click()
+    # At once: the marble is drawn on its target, marked as pending.
+    assert a.locator("#jakaro.pending .jk-marble.pending[data-m='0']").count() == 1
+    assert marble(a, 0).get_attribute("cx") == square(a, 13).get_attribute("cx")
+    wait_pos(a, 0, 13)  # then the server's answer settles it
+    a.wait_for_selector("#jakaro:not(.pending)")
+    assert state_of(match).marbles[0] == 13
