@@ -475,6 +475,8 @@ def _board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
                     for i in range(counts[seat] if seat < len(counts) else 0)
                 ],
                 "plate": _xy(*_turn(14, 17, q)),
+                "dot": _xy(*_turn(16.2, 14.4, q)),
+                "count_at": _xy(*_turn(16.2, 13.2, q)),
                 "count": counts[seat] if seat < len(counts) else 0,
                 "homes": [
                     {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": _digits(i + 1)}}

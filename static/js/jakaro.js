@@ -173,6 +173,15 @@ function pickMarble(i) {
   relight();
   el.classList.add("chosen");
   const acts = ui.plays.filter((p) => p.card === card && p.about[0] === i);
+  if (acts.length === 1 && acts[0].kind === "back" && ui.data.marbles[i] === ui.starts[Math.floor(i / 4)]) {
+    // The Four's short cut from the start is drawn as such: its square marked, the words said.
+    const sq = squareEl(acts[0].after[i], Math.floor(i / 4));
+    if (sq) sq.classList.add("target", "shortcut");
+    if (sq) sq.dataset.jkAction = acts[0].text;
+    if (sq) makeTappable(sq);
+    say(ui.root.dataset.wShortcut);
+    return;
+  }
   if (acts.length === 1 && acts[0].kind !== "split") {
     // One move: one tap. A King that knocks marbles out asks first, with them marked.
     if (markKnocked(acts[0]) && acts[0].card.startsWith("K")) {
@@ -198,9 +207,15 @@ function pickMarble(i) {
     else sq.dataset.jkAction = p.text;
     if (p.kind !== "split") ko = markKnocked(p) || ko;
   }
+  const shortcut = card.startsWith("4") && ui.data.marbles[i] === ui.starts[Math.floor(i / 4)];
+  if (shortcut) {
+    for (const sq of ui.svg.querySelectorAll(".jk-sq.target")) sq.classList.add("shortcut");
+  }
   const seven = acts.some((p) => p.kind === "split");
   const swap = acts.some((p) => p.kind === "swap");
-  let words = seven ? ui.root.dataset.wSplit : swap ? ui.root.dataset.wSwap : ui.root.dataset.wTarget;
+  let words = shortcut
+    ? ui.root.dataset.wShortcut
+    : seven ? ui.root.dataset.wSplit : swap ? ui.root.dataset.wSwap : ui.root.dataset.wTarget;
   if (ko) words += " " + ui.root.dataset.wKo;
   say(words);
 }
@@ -415,6 +430,25 @@ function setup() {
   lastSeen.set(match, data.marbles.slice());
   if (before) animate(before);
 }
+
+// The bar over the board: the turn's time left, from the table's own countdown (table.js keeps
+// its number right against the server's clock); full when the turn's first second is seen.
+let timeFull = 0;
+let timeFor = "";
+setInterval(() => {
+  const bar = document.getElementById("jk-time-left");
+  const count = document.querySelector("#table-live .table-head .countdown");
+  if (!bar || !count) return;
+  const left = Number(count.textContent) || 0;
+  const live = document.getElementById("table-live");
+  const key = live ? live.dataset.seq : "";
+  if (key !== timeFor || left > timeFull) {
+    timeFor = key;
+    timeFull = Math.max(left, 1);
+  }
+  bar.style.inlineSize = `${Math.round((100 * left) / timeFull)}%`;
+  bar.classList.toggle("late", left <= 5);
+}, 250);
 
 function onTap(target) {
   if (!ui || ui.pending) return false;

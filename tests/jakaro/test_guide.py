@@ -48,9 +48,7 @@ def test_after_is_what_the_engine_does_and_every_card_marble_is_used_or_explaine
                 }
                 for mi in range(who * 4, who * 4 + 4):
                     ref = f"m{mi & 3}" if mi >> 2 == seat else f"{mi >> 2}:m{mi & 3}"
-                    base_out = state.marbles[mi] == -1 and any(
-                        a == f"out {card}" for a in moving
-                    )
+                    base_out = state.marbles[mi] == -1 and any(a == f"out {card}" for a in moving)
                     # Each of the marbles the seat moves is either offered or explained.
                     assert (mi in about or base_out) != (ref in reasons), (card, ref, view)
 

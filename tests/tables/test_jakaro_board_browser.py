@@ -162,6 +162,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
         },
     )
     shot(a, "board-ar")
+    a.locator("#jakaro .jk-board").screenshot(path=str(ARTIFACTS / "jakaro-board-only-ar.png"))
     shot(b, "board-en")
     card(a, "AS").click()
     assert lit(a) == {0, 1}  # marble 0 moves 1 or 11; marble 1 comes out
@@ -304,6 +305,11 @@ def test_king_seven_jack_ten_and_four_through_the_board(pair):
     )
     card(a, "4S").click()
     marble(a, 0).click()
+    shortcut = square(a, 72)  # drawn as the short cut, and said so, before it is played
+    assert "shortcut" in shortcut.get_attribute("class")
+    assert "اختصار" in a.get_by_test_id("jk-hint").inner_text()
+    shot(a, "four-shortcut-ar")
+    shortcut.click()
     wait_pos(b, 0, 72)
     assert state_of(match).marbles[0] == 72
 
