@@ -173,6 +173,8 @@ def test_card_marble_target_and_one_tap_moves(pair):
         16,
     ]
     shot(a, "ace-targets-ar")
+    a.locator("#jakaro .jk-time").scroll_into_view_if_needed()
+    a.screenshot(path=str(ARTIFACTS / "jakaro-phone-ar.png"))  # the README's picture
     square(a, 16).click()
     wait_pos(b, 0, 16)  # Ali sees it
     wait_pos(a, 0, 16)
