@@ -87,3 +87,23 @@ def test_the_board_is_drawn_with_names_for_squares_and_marbles(creator, users, f
     start2 = re.search(r'class="jk-sq jk-start c2" data-sq="38" cx="([\d.]+)" cy="([\d.]+)"', html2)
     assert start2 and float(start2.group(2)) > 370
     assert 'aria-label="blue marble on square 12"' in html2
+
+
+def test_a_watcher_sees_the_board_and_no_hand(creator, users, fast_clocks):
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table)
+    advance_until(match, lambda m: m.seq >= 3)
+    table.refresh_from_db()
+    html = rendering.state_fragment(selectors.table_state(table, users[4]), "en")
+    assert html.count("jk-marble ") == 8  # both colours' marbles are drawn
+    data = data_of(html)
+    assert data["seat"] is None and data["legal"] == [] and data["why"] == {}
+    assert "jk-card" not in html and 'data-frame="move"' not in html
+    hands = games.get("jakaro").from_json(Match.objects.get(pk=match.pk).snapshot).hands
+    pile = set(
+        games.get("jakaro").spectator_view(
+            games.get("jakaro").from_json(Match.objects.get(pk=match.pk).snapshot)
+        )["discard"]
+    )
+    assert not (set(hands[0]) | set(hands[1])) - pile & set(CARD.findall(html))

@@ -721,3 +721,38 @@ def test_a_move_shows_pending_at_once_with_300_ms_of_latency(pair):
     wait_pos(a, 0, 13)  # then the server's answer settles it
     a.wait_for_selector("#jakaro:not(.pending)")
     assert state_of(match).marbles[0] == 13
+
+
+@pytest.mark.parametrize(
+    ("cards", "start", "moves"),
+    [
+        (["2C", "3C", "6C", "9C"], 40, [("2C", 42), ("3C", 45), ("6C", 51), ("9C", 60)]),
+        (["QD", "10H", "7S", "KD"], 40, [("QD", 52), ("10H", 62), ("7S", 69), ("KD", 6)]),
+    ],
+)
+def test_every_plain_count_through_the_board_in_english_on_a_desktop(pair, cards, start, moves):
+    """Ali (seat 1, colour 2: start 38) plays each card by its count; Sara's page follows."""
+    table_id, a, b = pair
+    pos = start
+    for c, dest in moves:
+        scripted(
+            table_id,
+            (a, b),
+            {
+                "turn": 1,
+                "marbles": {0: [5, "base", "base", "base"], 1: [pos, "H3", "H2", "H1"]},
+                "hands": {0: ["3D", "4D"], 1: [c, "5S" if c != "5S" else "5H"]},
+            },
+        )
+        assert b.get_by_test_id("jk-hint").inner_text() == "Tap a card."
+        card(b, c).click()
+        assert lit(b) == {4}
+        marble(b, 4).click()
+        if b.locator("#jakaro .jk-sq.target").count():  # the Seven: all seven is one target
+            square(b, dest).click()
+        elif b.locator("#jk-bar").is_visible():  # the King knocks Sara's marble out: asked
+            assert marble(b, 0).get_attribute("class").count("ko")
+            b.get_by_test_id("jk-go").click()
+        wait_pos(a, 4, dest)
+        pos = dest
+    shot(b, "counts-en")
