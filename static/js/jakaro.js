@@ -478,6 +478,13 @@ function onTap(target) {
   }
   const m = target.closest(".jk-marble");
   if (m && ui.svg.contains(m) && ui.card) {
+    // A marble on a lit square (one the move would knock out) stands for the square.
+    const under = squareEl(Number(m.dataset.pos), Number(m.dataset.seat));
+    const choice = m.classList.contains("target") || m.classList.contains("second");
+    if (!choice && under && under.classList.contains("target")) {
+      pickTarget(under);
+      return true;
+    }
     pickMarble(Number(m.dataset.m));
     return true;
   }

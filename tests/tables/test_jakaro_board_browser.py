@@ -756,3 +756,25 @@ def test_every_plain_count_through_the_board_in_english_on_a_desktop(pair, cards
         wait_pos(a, 4, dest)
         pos = dest
     shot(b, "counts-en")
+
+
+def test_a_capture_is_tapped_where_the_marble_it_knocks_out_sits(pair):
+    table_id, a, b = pair
+    # The Ace's 11 lands on Ali's marble: its lit square lies under that marble, and a tap
+    # there (on the marble, as a finger would) is the tap on the square.
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [5, "base", "base", "base"], 1: [16, "base", "base", "base"]},
+            "hands": {0: ["AS", "9C"], 1: ["3D", "4D"]},
+        },
+    )
+    card(a, "AS").click()
+    marble(a, 0).click()
+    assert "ko" in marble(a, 4).get_attribute("class")  # marked before the tap
+    box = marble(a, 4).bounding_box()
+    a.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_pos(b, 0, 16)
+    wait_pos(b, 4, -1)
+    assert state_of(match).last[1] == "move AS m0 11"
