@@ -778,3 +778,36 @@ def test_a_capture_is_tapped_where_the_marble_it_knocks_out_sits(pair):
     wait_pos(b, 0, 16)
     wait_pos(b, 4, -1)
     assert state_of(match).last[1] == "move AS m0 11"
+
+
+def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_marked(pair):
+    table_id, a, b = pair
+    record = """() => { window.__moves = [];
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) {
+          window.__moves.push({m: this.dataset.m, steps: frames.length});
+          return animate.call(this, frames, options); }; }"""
+    a.evaluate(record)
+    b.evaluate(record)
+    b.emulate_media(reduced_motion="reduce")
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [10, "base", "base", "base"], 1: [14, 23, "base", "base"]},
+            "hands": {0: ["KS", "3C"], 1: ["3D", "4D"]},
+        },
+    )
+    a.evaluate("window.__moves = []")
+    card(a, "KS").click()
+    marble(a, 0).click()
+    a.get_by_test_id("jk-go").click()
+    for page in (a, b):
+        wait_pos(page, 0, 23)
+    moves = {m["m"]: m["steps"] for m in a.evaluate("window.__moves")}
+    # Sara's King walks its 13 squares; the two marbles it knocks out go back to base.
+    assert moves["0"] >= 14 and "4" in moves and "5" in moves
+    assert b.evaluate("window.__moves") == []  # Ali asked for reduced motion
+    for page in (a, b):  # the last move stays marked
+        assert "last" in marble(page, 0).get_attribute("class")
+    assert state_of(match).marbles[0] == 23
