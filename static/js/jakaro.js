@@ -7,9 +7,11 @@
 
 const KEY_CONFIRM = "sahrat.jakaro.confirm";
 const KEY_NUMBERS = "sahrat.jakaro.numbers";
+const KEY_SOUNDS = "sahrat.jakaro.sounds";
 const STEP_MS = 70; // per square of an animated move
 
 let ui = null; // the current board: its data and what the player has picked so far
+let lastTurn = ""; // the turn a "your turn" sound was made for
 const lastSeen = new Map(); // match id -> marble positions, for animating the next change
 
 function stored(key) {
@@ -374,6 +376,29 @@ function animate(before) {
   });
 }
 
+// ------------------------------------------------------------------------------ sounds
+
+// Off unless the player turns them on: a soft tick when marbles move, two notes for your turn.
+// Made with WebAudio (no sound files to download).
+let audio = null;
+function beep(notes) {
+  if (!stored(KEY_SOUNDS)) return;
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return;
+  audio = audio || new Ctx();
+  notes.forEach((freq, k) => {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    const at = audio.currentTime + k * 0.12;
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.08, at);
+    gain.gain.exponentialRampToValueAtTime(0.001, at + 0.1);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + 0.11);
+  });
+}
+
 // ------------------------------------------------------------------------------ setup
 
 function setup() {
@@ -421,6 +446,17 @@ function setup() {
     store(KEY_NUMBERS, numbers.checked);
     svg.classList.toggle("numbers", numbers.checked);
   });
+  const sounds = root.querySelector("[data-jk-sounds]");
+  sounds.checked = stored(KEY_SOUNDS);
+  sounds.addEventListener("change", () => {
+    store(KEY_SOUNDS, sounds.checked);
+    // Browsers start sound only from a tap: this one opens it for the sounds to come.
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (sounds.checked && Ctx) {
+      audio = audio || new Ctx();
+      audio.resume();
+    }
+  });
   ui.confirm.checked = stored(KEY_CONFIRM);
   ui.confirm.addEventListener("change", () => store(KEY_CONFIRM, ui.confirm.checked));
 
@@ -428,7 +464,13 @@ function setup() {
   const match = live ? live.dataset.match : "";
   const before = lastSeen.get(match);
   lastSeen.set(match, data.marbles.slice());
-  if (before) animate(before);
+  if (before) {
+    animate(before);
+    if (before.some((p, i) => p !== data.marbles[i])) beep([660]);
+  }
+  const yours = live && live.dataset.yourTurn === "1";
+  if (yours && ui.plays.length && lastTurn !== `${match}:${live.dataset.seq}`) beep([523, 784]);
+  lastTurn = yours ? `${match}:${live.dataset.seq}` : "";
 }
 
 // The bar over the board: the turn's time left, from the table's own countdown (table.js keeps

@@ -811,3 +811,25 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
     for page in (a, b):  # the last move stays marked
         assert "last" in marble(page, 0).get_attribute("class")
     assert state_of(match).marbles[0] == 23
+
+
+def test_sounds_are_off_until_turned_on(pair):
+    table_id, a, b = pair
+    listen = """() => { window.__notes = 0;
+        const Real = window.AudioContext;
+        window.AudioContext = class extends Real {
+          createOscillator() { window.__notes += 1; return super.createOscillator(); } }; }"""
+    a.evaluate(listen)
+    position = {
+        "marbles": {0: [5, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+        "hands": {0: ["8H", "2C"], 1: ["3D", "4D"]},
+    }
+    scripted(table_id, (a, b), position)
+    assert a.evaluate("window.__notes") == 0  # off by default
+    assert not a.get_by_test_id("jk-sounds").is_checked()
+    a.get_by_test_id("jk-sounds").check()
+    scripted(table_id, (a, b), {**position, "marbles": {0: [6, "base", "base", "base"]}})
+    assert a.evaluate("window.__notes") >= 2  # a marble moved, and it is Sara's turn
+    a.reload()
+    wait_live(a)
+    assert a.get_by_test_id("jk-sounds").is_checked()  # kept in this browser
