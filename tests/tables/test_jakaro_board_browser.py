@@ -833,3 +833,58 @@ def test_sounds_are_off_until_turned_on(pair):
     a.reload()
     wait_live(a)
     assert a.get_by_test_id("jk-sounds").is_checked()  # kept in this browser
+
+
+def random_position_4(rnd: random.Random, finished: bool) -> dict:
+    """Four players; with ``finished`` Sara's four are home, so her cards move her partner's."""
+    free = list(range(76))
+    rnd.shuffle(free)
+    marbles = {}
+    for seat in range(4):
+        if seat == 0 and finished:
+            marbles[0] = ["H0", "H1", "H2", "H3"]
+            continue
+        homes = [f"H{h}" for h in range(4)]
+        rnd.shuffle(homes)
+        marbles[seat] = [
+            "base" if r < 0.3 else homes.pop() if r < 0.4 else free.pop()
+            for r in (rnd.random() for _k in range(4))
+        ]
+    deck = list(JAKARO_DECK)
+    rnd.shuffle(deck)
+    hands = {0: sorted(deck[:4]), 1: deck[4:6], 2: deck[6:8], 3: deck[8:10]}
+    return {"players": 4, "turn": 0, "marbles": marbles, "hands": hands}
+
+
+def test_four_players_the_board_offers_exactly_the_legal_actions(
+    live_site, chromium, majlis, django_user_model
+):
+    base = live_site
+    sara = player(django_user_model, "sara_r4", "سارة")
+    ctx, a = open_as(chromium, base, sara)
+    try:
+        table = services.table_create(
+            user=sara, game="jakaro", options={"players": 4}, majlis=majlis
+        )
+        a.goto(f"{base}/majlis/t/{table.public_id}/")
+        wait_live(a)
+        sit(a, 0)
+        for seat in (1, 2, 3):
+            a.get_by_test_id(f"bot-{seat}").click()
+            a.wait_for_selector(f".seat[data-seat='{seat}'] .seat-name.bot")
+        a.wait_for_selector("#table-live[data-status='playing']")
+        a.evaluate("localStorage.setItem('sahrat.jakaro.confirm', '1')")
+        rnd = random.Random(4)
+        checked = 0
+        while checked < 5:
+            position = random_position_4(rnd, finished=checked % 2 == 1)
+            state, _rng = build(position)
+            legal = set(ENGINE.legal_actions(state))
+            if len(legal) > 40:
+                continue
+            match = set_position(table.public_id, position)
+            wait_seq(a, match.seq)
+            assert reachable(a) == legal, position
+            checked += 1
+    finally:
+        ctx.close()
