@@ -328,7 +328,228 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
     return pretty_cards(action)
 
 
+# The board (issue 12): an SVG drawn here as numbers, so it shows with no script at all; the
+# page's script (static/js/jakaro.js) only adds the taps. The track is a ring of 20 × 20 cells
+# (76 squares: 19 a side), the viewer's start at the bottom middle; a colour's quarter is the
+# bottom one turned by a quarter turn per colour, so every colour's start, base and home column
+# sit the same way on its side, as on the wooden board.
+CELL = 20  # SVG units per cell; the viewBox is 400 × 400
+# Colour c's marbles, by colour (not seat): partners (0 and 2, 1 and 3) get cool and warm hues.
+COLOURS = ("#1f6fd1", "#d1452a", "#13996b", "#e0a100")
+COLOUR_WORDS = {
+    0: gettext_lazy("blue marble"),
+    1: gettext_lazy("red marble"),
+    2: gettext_lazy("green marble"),
+    3: gettext_lazy("yellow marble"),
+}
+# Short reasons for the marbles a card cannot move (the engine's codes; guide.py adds two).
+WHY_WORDS = {
+    "marble_in_base": gettext_lazy("in its base"),
+    "marble_home": gettext_lazy("home: this card cannot move it"),
+    "marble_protected": gettext_lazy("protected on its start"),
+    "blocked_protected": gettext_lazy("blocked by a marble on its start"),
+    "land_on_own": gettext_lazy("would land on your own marble"),
+    "overshoot_home": gettext_lazy("would overshoot home"),
+    "home_blocked": gettext_lazy("blocked inside home"),
+    "start_blocked_own": gettext_lazy("your own marble is on your start"),
+    "no_marble_in_base": gettext_lazy("no marble in the base"),
+    "no_swap_target": gettext_lazy("nothing to swap with"),
+    "no_split_partner": gettext_lazy("no second marble takes the rest"),
+    "not_your_marble": gettext_lazy("not a marble this card moves"),
+}
+# The words on a card's face (as printed on the Arabic decks): what the rank does.
+FACE_WORDS = {
+    "A": gettext_lazy("out, 1 or 11"),
+    "K": gettext_lazy("out or 13"),
+    "Q": gettext_lazy("12"),
+    "J": gettext_lazy("swap"),
+    "10": gettext_lazy("10 or burn"),
+    "7": gettext_lazy("7, may split"),
+    "5": gettext_lazy("5, any marble"),
+    "4": gettext_lazy("4 back"),
+}
+RANK_WORDS = {
+    "A": gettext_lazy("Ace"),
+    "K": gettext_lazy("King"),
+    "Q": gettext_lazy("Queen"),
+    "J": gettext_lazy("Jack"),
+}
+ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def _digits(n: int | str) -> str:
+    """A number in the page language's digits (Arabic-Indic in Arabic)."""
+    text = str(n)
+    return text.translate(ARABIC_DIGITS) if translation.get_language() == "ar" else text
+
+
+def _cell(k: int) -> tuple[float, float]:
+    """The cell of the square k steps past the bottom start (counter-clockwise on the screen)."""
+    if k >= 66:
+        return k - 66, 19
+    if k <= 9:
+        return k + 10, 19
+    if k <= 28:
+        return 19, 19 - (k - 9)
+    if k <= 47:
+        return 19 - (k - 28), 0
+    return 0, k - 47
+
+
+def _turn(x: float, y: float, quarters: int) -> tuple[float, float]:
+    """A cell turned ``quarters`` quarter turns (the way the marbles go) about the centre."""
+    for _i in range(quarters % 4):
+        x, y = 9.5 + (y - 9.5), 9.5 - (x - 9.5)
+    return x, y
+
+
+def _num(v: float) -> str:
+    """An SVG coordinate as text: the template would write a float with the locale's comma."""
+    return f"{v:.1f}"
+
+
+def _xy(x: float, y: float) -> dict[str, str]:
+    return {"x": _num(x * CELL + CELL / 2), "y": _num(y * CELL + CELL / 2)}
+
+
+# Where a colour's home column and base sit when that colour is at the bottom.
+HOME_CELLS = ((9, 18), (9, 17), (9, 16), (9, 15))
+BASE_CELLS = ((13.4, 16.4), (14.6, 16.4), (13.4, 17.6), (14.6, 17.6))
+LABEL_CELL = (14, 14.6)
+
+
+def _colour_of(players: int, seat: int) -> int:
+    return seat if players == 4 else seat * 2
+
+
+def _team_of(players: int, seat: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def _marble_words(colour: int, pos: int) -> str:
+    marble = str(COLOUR_WORDS[colour])
+    if pos < 0:
+        return _("%(marble)s in its base") % {"marble": marble}
+    if pos >= 76:
+        return _("%(marble)s at home, square %(n)s of 4") % {
+            "marble": marble,
+            "n": _digits(pos - 75),
+        }
+    return _("%(marble)s on square %(n)s") % {"marble": marble, "n": _digits(pos)}
+
+
+def _face(card: str) -> dict[str, Any]:
+    """A card with the words on its face: «الشايب: اطلع أو ١٣»."""
+    r = card[:-1]
+    item = card_item(card)
+    does = FACE_WORDS.get(r)
+    item["rank"] = r
+    item["suit"] = SUITS.get(card[-1], "")
+    if r in RANK_WORDS:
+        item["face"] = f"{RANK_WORDS[r]}: {does}"
+    else:
+        item["face"] = str(does) if does else _("%(n)s forward") % {"n": _digits(r)}
+    return item
+
+
+def _board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """Everything the SVG needs: squares, home columns, bases, marbles and labels, placed."""
+    players = view["players"]
+    flat = [p for ms in view["marbles"] for p in ms]
+    viewer = _colour_of(players, you if you is not None and you < players else 0)
+    in_play = {_colour_of(players, s): s for s in range(players)}
+    counts = view.get("hand_counts") or []
+    my_team = _team_of(players, you) if you is not None else None
+    squares = []
+    for p in range(76):
+        x, y = _cell((p - 19 * viewer) % 76)
+        start_of = p // 19 if p % 19 == 0 and p // 19 in in_play else None
+        squares.append(
+            {
+                "n": p,
+                "label": _("square %(n)s") % {"n": _digits(p)},
+                "start": start_of,
+                "shown": _digits(p),
+                **_xy(x, y),
+            }
+        )
+    quarters = []
+    marbles = []
+    for colour, seat in sorted(in_play.items()):
+        q = colour - viewer
+        homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
+        bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
+        lx, ly = _turn(*LABEL_CELL, q)
+        team = _team_of(players, seat)
+        quarters.append(
+            {
+                "colour": colour,
+                "seat": seat,
+                "fill": COLOURS[colour],
+                "name": _named(seats, seat),
+                "you": seat == you,
+                "ours": my_team is not None and team == my_team,
+                "turn": view.get("turn") == seat,
+                # Card backs in a row under the name; the plate behind the base.
+                "cards": [
+                    {
+                        "x": _num(lx * CELL + CELL / 2 - 24 + 8 * i),
+                        "y": _num(ly * CELL + 16),
+                    }
+                    for i in range(counts[seat] if seat < len(counts) else 0)
+                ],
+                "plate": _xy(*_turn(14, 17, q)),
+                "dot": _xy(*_turn(16.2, 14.4, q)),
+                "count_at": _xy(*_turn(16.2, 13.2, q)),
+                "count": counts[seat] if seat < len(counts) else 0,
+                "homes": [
+                    {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": _digits(i + 1)}}
+                    for i, h in enumerate(homes)
+                ],
+                "bases": bases,
+                "label": _xy(lx, ly),
+                "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
+            }
+        )
+        for k in range(4):
+            mi = seat * 4 + k
+            pos = flat[mi]
+            if pos < 0:
+                at = bases[k]
+            elif pos >= 76:
+                at = homes[pos - 76]
+            else:
+                at = squares[pos]
+            marbles.append(
+                {
+                    "i": mi,
+                    "seat": seat,
+                    "colour": colour,
+                    "fill": COLOURS[colour],
+                    "pos": pos,
+                    "x": at["x"],
+                    "y": at["y"],
+                    "label": _marble_words(colour, pos),
+                }
+            )
+    return {"squares": squares, "quarters": quarters, "marbles": marbles}
+
+
+def _last_marbles(last: dict[str, Any] | None) -> list[int]:
+    """The flat marbles the last action named (to keep the last move marked)."""
+    if not last:
+        return []
+    out = []
+    for token in last["action"].split()[2:]:
+        owner, _sep, m = token.rpartition(":")
+        if m[:1] == "m" and m[1:].isdigit():
+            out.append((int(owner) if owner.isdigit() else last["seat"]) * 4 + int(m[1:]))
+    return out
+
+
 def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    from games.jakaro.guide import explain  # the Jakaro part of the table page only
+
     starts = view.get("starts") or []
     board = []
     for seat, marbles in enumerate(view.get("marbles") or []):
@@ -350,21 +571,69 @@ def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | N
     if last:
         last_words = {
             "name": _named(seats, last["seat"]),
+            "seat": last["seat"],
             "words": jakaro_label(last["action"], last["seat"], seats),
-            "burned": card_label(last["burned"]) if last.get("burned") else None,
+            "card": _face(last["action"].split()[1]) if len(last["action"].split()) > 1 else None,
+            "burned": _face(last["burned"]) if last.get("burned") else None,
+            "burn": last["action"].startswith("burn10"),
         }
     actor = you if you is not None else -1
     winner = view.get("winner")
+    help_ = explain(view)
+    players = view.get("players", 2)
+    why_words = {
+        card: {ref: str(WHY_WORDS.get(code, code)) for ref, code in reasons.items()}
+        for card, reasons in help_["why"].items()
+    }
+    hand = [_face(c) for c in view.get("hand") or []]
+    legal = list(view["legal"])
+    stuck = bool(legal) and all(a.startswith("discard ") for a in legal)
+    nxt = (you + 1) % players if you is not None else None
+    controls = view.get("controls")
+    winners = None
+    if winner is not None:
+        members = [s for s in range(players) if _team_of(players, s) == winner]
+        winners = [_named(seats, s) for s in members]
+    client = {
+        "seat": you,
+        "players": players,
+        "controls": controls,
+        "marbles": [p for ms in view.get("marbles") or [] for p in ms],
+        "legal": legal,
+        "after": help_["after"],
+        "targets": help_["targets"],
+        "why": why_words,
+        "labels": {a: jakaro_label(a, actor, seats) for a in legal},
+    }
     return {
-        "hand": [card_item(c) for c in view.get("hand") or []],
+        "hand": hand,
         "board": board,
-        "discard": [card_item(c) for c in (view.get("discard") or [])[-8:]],
+        "svg": _board_svg(view, seats, you),
+        "discard": [card_item(c) for c in (view.get("discard") or [])],
         "deck_left": view.get("deck_left"),
         "deck_no": view.get("deck_no"),
         "last": last_words,
+        "last_marbles": _last_marbles(last),
         "winner": winner,
-        "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in view["legal"]],
+        "winners": winners,
+        "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
+        "stuck": stuck,
+        "stuck_why": _stuck_words(help_["why"]) if stuck else [],
+        "partner_now": you is not None and controls is not None and controls != you,
+        "partner_name": _named(seats, controls) if controls is not None else None,
+        "next_name": _named(seats, nxt) if nxt is not None else None,
+        "client": client,
     }
+
+
+def _stuck_words(why: dict[str, dict[str, str]]) -> list[dict[str, str]]:
+    """With no legal move: per card, the reasons its marbles cannot move (each reason once)."""
+    rows = []
+    for card, reasons in why.items():
+        codes = list(dict.fromkeys(reasons.values()))
+        words = "، ".join(str(WHY_WORDS.get(c, c)) for c in codes) if codes else _("no marble")
+        rows.append({"card": card_label(card), "words": words})
+    return rows
 
 
 # --------------------------------------------------------------------------------- Hand

@@ -81,3 +81,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You have a legal move, so you may not burn a card.",
     },
 }
+
+# Reasons only the board page's helper (games/jakaro/guide.py) gives: never a refusal.
+MESSAGES["no_swap_target"] = {
+    "ar": "لا توجد كرة من لون آخر على المسار يمكن التبديل معها.",
+    "en": "There is no other colour's marble on the track to swap with.",
+}
+MESSAGES["no_split_partner"] = {
+    "ar": "لا تمشي السبعة كاملة بهذه الكرة، ولا توجد كرة ثانية تأخذ الباقي.",
+    "en": "This marble cannot take the whole Seven, and no second marble can take the rest.",
+}
