@@ -60,6 +60,9 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.jakaro --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.soak --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.ledger --quick
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.rooms --quick
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.table_page --quick
+	$(BIN)/python -m bench.verify --quick
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-artifacts

@@ -540,6 +540,11 @@ def _after_match(match: Match) -> None:
     table = match.table
     table.status = Table.Status.OPEN
     table.save(update_fields=["status"])
+    # A player who left a coin table during the match (settled without a share by now) gives the
+    # seat up: kept, it would stop the next match from ever starting.
+    Seat.objects.filter(table=table, left=True).update(
+        user=None, left=False, connected=0, away_since=None
+    )
     Seat.objects.filter(table=table).update(ready=False)
     Seat.objects.filter(table=table, is_bot=True).update(ready=True)
     _new_match(table, match.number + 1)

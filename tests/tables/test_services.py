@@ -326,6 +326,21 @@ def test_at_a_coin_table_no_bot_ever_sits(fast_clocks, creator, users):
     match = Match.objects.get(table=table, number=1)
     match = advance_until(match, lambda m: m.actions.filter(seat=0).exists())
     assert set(match.actions.filter(seat=0).values_list("by", flat=True)) == {"timeout"}
+    # When the match is over the seat is given up, so the table can play again with someone else.
+    services.match_abort(match_id=match.pk)
+    seat.refresh_from_db()
+    assert seat.user_id is None and not seat.left
+    nxt = Match.objects.get(table=table, number=2)
+    services.table_ready(
+        user=users[1],
+        table_id=table.public_id,
+        seed="b" * 32,
+        commitment=nxt.commitment,
+        match_id=nxt.public_id,
+    )
+    seat_humans(table, [users[2]])  # seat 0, the one given up
+    nxt.refresh_from_db()
+    assert nxt.status == Match.Status.PLAYING
 
 
 def test_chat_is_escaped_limited_and_team_chat_follows_the_table(fast_clocks, creator, users):

@@ -1,0 +1,35 @@
+"""bench.table_page runs end to end and prints its figures (not its speed: tests never judge
+wall-clock time): both table pages load on the throttled network through a real Daphne and
+Chromium, and each page's own scripts and styles are weighed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT, _subprocess_env
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def test_the_table_page_bench_loads_both_pages_and_prints_one_json_line():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.table_page", "--quick"],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    for game in ("hand", "jakaro"):
+        assert figures[f"{game}_first_render_ms"] > 0
+        assert figures[f"{game}_live_ms"] > 0
+        # The page's own JS and CSS, as served: more than nothing, and (issues 11 and 12) under
+        # 100 KB compressed.
+        assert 5 < figures[f"{game}_js_css_gzip_kb"] < 100
+    assert figures["repeats"] == 1
