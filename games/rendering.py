@@ -25,7 +25,7 @@ from django.utils import translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import games
 
@@ -368,11 +368,13 @@ FACE_WORDS = {
     "5": gettext_lazy("5, any marble"),
     "4": gettext_lazy("4 back"),
 }
-RANK_WORDS = {
-    "A": gettext_lazy("Ace"),
-    "K": gettext_lazy("King"),
-    "Q": gettext_lazy("Queen"),
-    "J": gettext_lazy("Jack"),
+# The court cards' names as printed on a Jakaro face («الشايب»), with the article, unlike the
+# card names of the Hand table (RANK_WORDS below): their own context keeps the two apart.
+FACE_RANKS = {
+    "A": pgettext_lazy("card face", "Ace"),
+    "K": pgettext_lazy("card face", "King"),
+    "Q": pgettext_lazy("card face", "Queen"),
+    "J": pgettext_lazy("card face", "Jack"),
 }
 ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 
@@ -445,8 +447,8 @@ def _face(card: str) -> dict[str, Any]:
     does = FACE_WORDS.get(r)
     item["rank"] = r
     item["suit"] = SUITS.get(card[-1], "")
-    if r in RANK_WORDS:
-        item["face"] = f"{RANK_WORDS[r]}: {does}"
+    if r in FACE_RANKS:
+        item["face"] = f"{FACE_RANKS[r]}: {does}"
     else:
         item["face"] = str(does) if does else _("%(n)s forward") % {"n": _digits(r)}
     return item

@@ -125,3 +125,29 @@ def _forget_sockets_of_earlier_runs() -> None:
             client.delete(key)
     finally:
         client.close()
+
+
+# The countdown tasks that services called in the test process queue go to a queue no worker
+# takes. Otherwise the session's Celery worker (started for tests/platform) would play them
+# against the test database while later tests run, and a test's closing TRUNCATE deadlocked with
+# such a task. Tests that want timers played start a worker on a queue of their own
+# (tests/tables/test_timers.py); servers the tests start keep their own settings.
+UNTAKEN_QUEUE = f"tests-untaken-{os.getpid()}"
+
+
+@pytest.fixture(autouse=True)
+def _timers_stay_queued(settings) -> None:
+    settings.TABLES_QUEUE = UNTAKEN_QUEUE
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_the_untaken_queue() -> Iterator[None]:
+    yield
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        client.delete(UNTAKEN_QUEUE)
+    finally:
+        client.close()

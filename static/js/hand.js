@@ -257,8 +257,17 @@ function cardEl(code, stands, tag = "span") {
     el.append(a);
   }
   const name = data.names[code] + (stands ? " = " + data.names[stands] : "");
-  if (tag === "span") el.setAttribute("role", "img");
-  el.setAttribute("aria-label", name);
+  if (tag === "span") {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", name);
+  } else {
+    // A button is named by its text (WCAG 2.5.3, "label in name"): the spoken name as hidden
+    // text beside the drawn face, which is hidden from screen readers.
+    const said = document.createElement("span");
+    said.className = "sr-only";
+    said.textContent = name;
+    el.append(said);
+  }
   return el;
 }
 

@@ -106,7 +106,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         match = play_jakaro_through_the_page(page, base)
 
         # The nav link, then "my matches" in the log links this match.
-        page.get_by_test_id("verify-link").click()
+        page.get_by_test_id("nav-verify").click()
         page.wait_for_url("**/verify/")
         page.get_by_test_id("my-matches").click()
         page.locator(f"tr[data-match='{match.public_id}'] a").click()
