@@ -39,25 +39,43 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _die_with_parent() -> None:
+    """In each Daphne process: be sent SIGTERM if the supervisor dies, even by SIGKILL (Linux's
+    PR_SET_PDEATHSIG), so no Daphne is left serving the socket on its own."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the supervisor's own SIGTERM handling still stops them
+
+
 def start(sock: socket.socket, processes: int, extra: Sequence[str] = ()) -> list[subprocess.Popen]:
     """``processes`` Daphne processes serving ``sock``."""
     fd = sock.fileno()
     cmd = [sys.executable, "-m", "daphne", "--fd", str(fd), *extra, APP]
-    return [subprocess.Popen(cmd, pass_fds=(fd,)) for _ in range(processes)]
+    return [
+        subprocess.Popen(cmd, pass_fds=(fd,), preexec_fn=_die_with_parent) for _ in range(processes)
+    ]
 
 
-def supervise(procs: list[subprocess.Popen]) -> int:
+class Stop:
+    """Set by SIGTERM or SIGINT; installed before any process starts, so a signal that comes
+    while they are starting still stops them all (the default action would kill only us)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        signal.signal(signal.SIGTERM, self._on_signal)
+        signal.signal(signal.SIGINT, self._on_signal)
+
+    def _on_signal(self, signum: int, _frame: object) -> None:
+        self.requested = True
+
+
+def supervise(procs: list[subprocess.Popen], stop: Stop) -> int:
     """Wait until a signal or until any process ends; then stop them all."""
-    stopping = False
-
-    def on_signal(signum: int, _frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     code = 0
-    while not stopping:
+    while not stop.requested:
         ended = [p for p in procs if p.poll() is not None]
         if ended:
             code = ended[0].returncode or 1
@@ -84,12 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
+    stop = Stop()
     sock = listen(args.host, args.port)
     print(
         f"Sahrat: {args.processes} Daphne processes on http://{args.host}:{args.port}",
         flush=True,
     )
-    return supervise(start(sock, args.processes, extra))
+    return supervise(start(sock, args.processes, extra), stop)
 
 
 if __name__ == "__main__":

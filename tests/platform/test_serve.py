@@ -88,3 +88,11 @@ def test_sigterm_stops_every_process_cleanly():
         sup.send_signal(signal.SIGTERM)
         assert sup.wait(timeout=15) == 0
         assert all(_gone(k) for k in kids)
+
+
+def test_no_daphne_outlives_a_killed_supervisor():
+    """Even SIGKILL, which the supervisor cannot handle, leaves no Daphne serving on its own."""
+    with _two_processes() as (_port, sup, kids):
+        sup.kill()
+        sup.wait(timeout=15)
+        assert _until(lambda: all(_gone(k) for k in kids))
