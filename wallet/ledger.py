@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from wallet.models import Account, Transfer
 
@@ -119,6 +120,25 @@ def _set_balances(balances: dict[int, int]) -> None:
         cursor.execute(sql, params)
 
 
+def _insert(new: list[Transfer]) -> None:
+    """Write the transfers in one INSERT and give each its id and time."""
+    now = timezone.now()
+    at = connection.ops.adapt_datetimefield_value(now)
+    cols = "source_id, dest_id, amount, kind, reason, key, match_id, created_by_id, created_at"
+    rows = ", ".join(f"({_marks(9)})" for _ in new)
+    params: list[Any] = []
+    for t in new:
+        params += [t.source_id, t.dest_id, t.amount, t.kind, t.reason, t.key]
+        params += [t.match_id, t.created_by_id, at]
+    sql = f"INSERT INTO {Transfer._meta.db_table} ({cols}) VALUES {rows} RETURNING id, key"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = dict((key, pk) for pk, key in cursor.fetchall())  # RETURNING has no set order
+    for t in new:
+        t.pk, t.created_at = ids[t.key], now
+        t._state.adding = False
+
+
 @transaction.atomic(savepoint=False)
 def post(legs: Sequence[Leg], *, match: Any = None, created_by: Any = None) -> Posted:
     """Write ``legs`` (in order) in one transaction; legs whose key exists are skipped. Raises
@@ -164,7 +184,7 @@ def post(legs: Sequence[Leg], *, match: Any = None, created_by: Any = None) -> P
     try:
         # No savepoint of its own (a round trip each way, on every transfer): on a refusal the
         # whole posting rolls back anyway.
-        Transfer.objects.bulk_create(new)
+        _insert(new)
     except IntegrityError as exc:
         # Only a posting that locked none of our accounts could have written one of our keys:
         # a caller reusing a key for other accounts.
