@@ -149,3 +149,36 @@ function tick() {
 setInterval(tick, 250);
 document.addEventListener("htmx:wsAfterMessage", tick);
 tick();
+
+// Every frame swaps #table-live's markup, which would drop the keyboard's focus on the page's
+// body at each move of anyone's: whatever had it gets it back. An element is known again by
+// the attributes that name it (a card by its face and its place among equal faces, as a
+// 106-card deck holds two of each); the games' own after-frame work (reordering the cards)
+// runs first, since the focus comes back in a microtask after the whole frame.
+const FOCUS_KEYS = ["id", "data-testid", "data-card", "data-action", "data-do", "data-sort",
+  "data-m", "data-pos", "data-setting", "data-pick"];
+
+function focusKeyOf(el) {
+  if (!el || el === document.body || !el.closest?.("#table")) return null;
+  const attrs = FOCUS_KEYS.filter((a) => el.hasAttribute(a));
+  if (!attrs.length) return null;
+  const css = el.localName + attrs.map((a) => `[${a}="${CSS.escape(el.getAttribute(a))}"]`).join("");
+  return { css, nth: [...root.querySelectorAll(css)].indexOf(el) };
+}
+
+let focusKey = null;
+document.addEventListener("htmx:wsBeforeMessage", () => {
+  focusKey = focusKeyOf(document.activeElement);
+});
+document.addEventListener("htmx:wsAfterMessage", () => {
+  const key = focusKey;
+  focusKey = null;
+  if (!key) return;
+  queueMicrotask(() => {
+    const now = document.activeElement;
+    if (now && now !== document.body) return; // the frame left it, or the player moved on
+    const all = [...root.querySelectorAll(key.css)];
+    const el = all[Math.min(key.nth, all.length - 1)];
+    if (el && !el.hidden && !el.disabled) el.focus({ preventScroll: true });
+  });
+});

@@ -594,6 +594,23 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         focused = page.locator("#my-cards [data-card]").nth(1)
         assert focused.get_attribute("aria-pressed") == "true"
 
+        # A frame (anyone's move) swaps the table's markup: the keyboard's focus stays on the
+        # same card, still selected, so the next Alt + arrow moves it again.
+        page.evaluate(
+            """() => { window.framesSeen = 0;
+                document.addEventListener('htmx:wsAfterMessage', () => window.framesSeen++); }"""
+        )
+        tell(match)
+        page.wait_for_function("() => window.framesSeen > 0")
+        page.wait_for_function(
+            "() => document.activeElement === document.querySelectorAll('#my-cards [data-card]')[1]"
+        )
+        assert focused.get_attribute("aria-pressed") == "true"
+        page.keyboard.press("Alt+ArrowLeft")
+        assert my_cards(page)[:2] == [moved[0], moved[1]]
+        page.keyboard.press("Alt+ArrowRight")
+        assert my_cards(page)[:2] == keyed[:2]
+
         # Settings: sounds off and animations on at the first visit; turning animations off
         # holds after a reload, as does the card order.
         page.locator("#hand-settings summary").click()
