@@ -149,6 +149,13 @@ class TableConsumer(MajlisConsumer):
     # Each handler calls one service; the state that follows arrives by the table's broadcast.
 
     async def do_sync(self, frame: dict[str, Any]) -> None:
+        # With the match and seq the client shows, this is the page's idle check: the state is
+        # sent only if the table moved on (an update lost on the way, docs/protocol.md), so
+        # the check costs one small query, not a whole state.
+        shown, seq = frame.get("match"), frame.get("seq")
+        if isinstance(shown, str) and isinstance(seq, int) and not isinstance(seq, bool):
+            if await db(selectors.table_mark)(self.table) == (shown, seq):
+                return
         await self.send_state()
 
     async def do_move(self, frame: dict[str, Any]) -> None:

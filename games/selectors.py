@@ -195,6 +195,12 @@ def viewer_state(
     }
 
 
+def table_mark(table: Table) -> tuple[str, int] | None:
+    """(public id, seq) of the table's latest match: what a page shows when it is up to date
+    (its ``data-match`` and ``data-seq``)."""
+    return table.matches.order_by("-number").values_list("public_id", "seq").first()
+
+
 def table_state(table: Table, user: Any) -> dict[str, Any]:
     """The table as ``user`` may see it (see the module docstring)."""
     public, shown = public_and_shown(table)

@@ -150,6 +150,37 @@ setInterval(tick, 250);
 document.addEventListener("htmx:wsAfterMessage", tick);
 tick();
 
+// The idle check: updates travel at most once, so a lost one would leave this page behind
+// until the next change or the next deadline (a whole turn, and it may be this player's).
+// After IDLE_MS without a frame the page tells the server what it shows; the server answers
+// only if the table has moved on (docs/protocol.md, the seq rules). Coming back to a hidden
+// tab checks at once.
+const IDLE_MS = 10_000;
+let connected = false;
+let lastHeard = Date.now();
+function checkIn() {
+  const l = live();
+  if (!connected || !l || !l.dataset.match) return;
+  lastHeard = Date.now();
+  send({ type: "sync", match: l.dataset.match, seq: Number.parseInt(l.dataset.seq, 10) });
+}
+document.addEventListener("htmx:wsOpen", () => {
+  connected = true;
+  lastHeard = Date.now();
+});
+document.addEventListener("htmx:wsClose", () => {
+  connected = false;
+});
+document.addEventListener("htmx:wsAfterMessage", () => {
+  lastHeard = Date.now();
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") checkIn();
+});
+setInterval(() => {
+  if (Date.now() - lastHeard >= IDLE_MS) checkIn();
+}, 1000);
+
 // Every frame swaps #table-live's markup, which would drop the keyboard's focus on the page's
 // body at each move of anyone's: whatever had it gets it back. An element is known again by
 // the attributes that name it (a card by its face and its place among equal faces, as a

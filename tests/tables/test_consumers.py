@@ -282,3 +282,37 @@ async def test_a_dropped_update_is_repaired_by_the_seq_rules(
     assert jumped["match"]["seq"] == 2 and jumped["view"]["hand"]
     for comm in (a, b):
         await comm.disconnect()
+
+
+async def test_the_idle_check_answers_only_a_page_that_is_behind(
+    table_2p, users, fast_clocks, monkeypatch
+):
+    # The page's idle check (docs/protocol.md): a sync carrying what the page shows gets nothing
+    # back while that is the table as it is, and the whole state once an update was lost.
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, _, _ = await connect(users[0], table.public_id)
+    b, _, _ = await connect(users[1], table.public_id)
+    sa, sb = await next_state(a), await next_state(b)
+    match_id = sb["match"]["id"]
+    await b.send_json_to({"type": "sync", "match": match_id, "seq": 0})
+    assert await b.receive_nothing(timeout=0.5)
+
+    real = services.broadcast
+    monkeypatch.setattr(services, "broadcast", lambda t, m, **held: None)  # the update is lost
+    engine = games.get("jakaro")
+    await a.send_json_to({"type": "move", "seq": 0, "action": engine.bot_action(sa["view"])})
+    await asyncio.sleep(0.5)
+    monkeypatch.setattr(services, "broadcast", real)
+    assert await b.receive_nothing(timeout=0.3)
+
+    await b.send_json_to({"type": "sync", "match": match_id, "seq": 0})
+    caught_up = await next_state(b)
+    assert caught_up["match"]["seq"] == 1 and caught_up["view"]["turn"] == 1
+    assert "hand" in caught_up["view"] and caught_up["view"]["hand"] != sa["view"]["hand"]
+    # Now current: the next check is quiet again; a check naming another match is answered.
+    await b.send_json_to({"type": "sync", "match": match_id, "seq": 1})
+    assert await b.receive_nothing(timeout=0.5)
+    await b.send_json_to({"type": "sync", "match": "not-this-one", "seq": 1})
+    assert (await next_state(b))["match"]["id"] == match_id
+    for comm in (a, b):
+        await comm.disconnect()

@@ -44,16 +44,18 @@ majlis = test_browser_tables.majlis  # the same fixture: it stops the matches a 
 ENGINE = games.get("hand")
 
 
-def rig(match: Match, position: dict) -> int:
-    """Put the match in ``position`` (games/hand/scenario.py's format) and tell the table; the
-    new seq is returned. The log no longer replays to this state: a test rig, never a service."""
+def rig(match: Match, position: dict, *, told: bool = True) -> int:
+    """Put the match in ``position`` (games/hand/scenario.py's format) and tell the table (unless
+    ``told`` is False: the update is lost on the way); the new seq is returned. The log no longer
+    replays to this state: a test rig, never a service."""
     state, _rng = scenario.build_state(position)
     match.refresh_from_db()
     match.snapshot = ENGINE.to_json(state)
     match.seq += 1  # a new seq: every socket's cached state of the old one is left behind
     match.deadline = timezone.now() + timedelta(seconds=300)
     match.save()
-    tell(match)
+    if told:
+        tell(match)
     return match.seq
 
 
@@ -623,5 +625,39 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         assert my_cards(page) == keyed
         assert page.locator("#hand-game.no-motion").count() == 1
         assert not page.get_by_test_id("motion").is_checked()
+    finally:
+        context.close()
+
+
+def test_a_lost_update_is_caught_up_by_the_pages_idle_check(
+    live_site, chromium, majlis, django_user_model
+):
+    """The channel layer delivers at most once: a table that moved on without telling this page
+    (nothing else happens there for minutes) is shown as it is after the page's idle check, which
+    tells the server the match and seq the page shows (docs/protocol.md)."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    client = Client()
+    client.force_login(sara)
+    context = chromium.new_context(viewport=PHONE, locale="ar")
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    try:
+        goto(page, base, match)
+        wait_seq(page, rig(match, RICH))  # the page now shows a deadline minutes away
+        before = my_cards(page)
+        seq = rig(match, RICH, told=False)
+        wait_seq(page, seq)
+        checks = [f for f in sent if f.get("type") == "sync"]
+        assert checks and checks[0].get("match") == match.public_id
+        assert checks[0].get("seq") == seq - 1
+        assert my_cards(page) == before  # the same rigged hand, in the order the player left it
     finally:
         context.close()
