@@ -848,6 +848,8 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
                 "opening": opening_points.get(seat),
                 "turn": view.get("status") == "playing" and view.get("turn") == seat,
                 "connected": row.get("connected", True) or row.get("bot", False),
+                "bot_playing": row.get("bot_playing", False),
+                "away_until": row.get("away_until"),
                 "total": totals[seat] if seat < len(totals) else 0,
             }
         )
@@ -904,6 +906,9 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "hand": [hand_card(c) for c in hand],
         "in_hand_points": sum(_hand_value(c) for c in hand),
         "others": others,
+        # The players' row above the cards shows each seat's presence: while a round is played
+        # the table's own seat list would list everyone a second time (_table_live.html).
+        "own_seats": True,
         "melds": [
             {
                 "n": m["n"],

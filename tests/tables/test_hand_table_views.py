@@ -151,3 +151,34 @@ def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
 def test_the_threshold_says_which_rule_sets_it(view, you, words) -> None:
     with rendering.translation.override("en"):
         assert rendering._threshold_words(view, you) == words
+
+
+def test_while_a_round_is_played_each_player_is_listed_once_with_their_presence(users) -> None:
+    # The Hand players' row carries presence (the dot, the seat-keeping countdown, a bot playing
+    # for an absent player), so the table's own seat list is not drawn a second time; between
+    # matches it comes back (sit, ready).
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    table = make_table(users[0], "hand", POSITION["options"])
+    seat_humans(table, users[:2])
+    Seat.objects.filter(table=table, number=1).update(connected=0, away_since=timezone.now())
+    html = rendering.state_fragment(selectors.table_state(table, users[0]), "en")
+    _, rest = fragment_parts(html)
+    assert 'data-testid="seats"' not in rest
+    for user in users[:2]:
+        assert rest.count(f'<span class="hp-name">{user.display_name}') == 1
+    row = re.search(r'<li class="hp[^"]*" data-seat="1">(.*?)</li>', rest, re.S).group(1)
+    assert 'class="dot off"' in row and 'class="away"' in row and "data-deadline" in row
+
+    Seat.objects.filter(table=table, number=1).update(bot_playing=True)
+    _, rest = fragment_parts(rendering.state_fragment(selectors.table_state(table, users[0]), "en"))
+    row = re.search(r'<li class="hp[^"]*" data-seat="1">(.*?)</li>', rest, re.S).group(1)
+    assert "a bot plays for now" in row and 'class="away"' not in row
+
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    match.status = Match.Status.ABORTED
+    match.save()
+    _, rest = fragment_parts(rendering.state_fragment(selectors.table_state(table, users[0]), "en"))
+    assert 'data-testid="seats"' in rest
