@@ -43,11 +43,12 @@ def player(django_user_model, name: str, display: str, lang: str = "ar"):
     )
 
 
-def open_as(chromium, base: str, user, lang: str = "ar"):
-    """A browser context signed in as ``user`` (its session cookie), phone-sized."""
+def open_as(chromium, base: str, user, lang: str = "ar", **options):
+    """A browser context signed in as ``user`` (its session cookie), phone-sized unless
+    ``options`` (Playwright's context options: a viewport, touch, bypass_csp…) say otherwise."""
     client = Client()
     client.force_login(user)
-    context = chromium.new_context(viewport=PHONE, locale=lang)
+    context = chromium.new_context(**{"viewport": PHONE, "locale": lang, **options})
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
     )

@@ -18,7 +18,6 @@ from datetime import timedelta
 
 import pytest
 from django.db import connections
-from django.test import Client
 from django.utils import timezone
 
 import games
@@ -510,14 +509,7 @@ def test_the_hand_table_has_no_serious_accessibility_violation(
     sara = player(django_user_model, "sara", "سارة", lang=lang)
     ali = player(django_user_model, "ali", "Ali", lang="en")
     match = start([sara, ali], RICH["options"])
-    client = Client()
-    client.force_login(sara)
-    context = chromium.new_context(viewport=PHONE, locale=lang, bypass_csp=True)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    context, page = open_as(chromium, base, sara, lang=lang, bypass_csp=True)
     try:
         goto(page, base, match)
         seq = rig(match, {**RICH, "phase": "play", "fire_card": "KD", "hands": [SARA + " KD", ALI]})
@@ -553,14 +545,7 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
     sara = player(django_user_model, "sara", "سارة")
     ali = player(django_user_model, "ali", "Ali", lang="en")
     match = start([sara, ali], RICH["options"])
-    client = Client()
-    client.force_login(sara)
-    context = chromium.new_context(viewport=PHONE, locale="ar", has_touch=True, is_mobile=True)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    context, page = open_as(chromium, base, sara, lang="ar", has_touch=True, is_mobile=True)
     try:
         goto(page, base, match)
         seq = rig(match, RICH)
@@ -639,14 +624,7 @@ def test_a_lost_update_is_caught_up_by_the_pages_idle_check(
     sara = player(django_user_model, "sara", "سارة")
     ali = player(django_user_model, "ali", "Ali", lang="en")
     match = start([sara, ali], RICH["options"])
-    client = Client()
-    client.force_login(sara)
-    context = chromium.new_context(viewport=PHONE, locale="ar")
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    context, page = open_as(chromium, base, sara, lang="ar")
     sent: list[dict] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
     try:
