@@ -59,6 +59,13 @@ async def state_at(comm, seq: int, record: list | None = None) -> dict[str, Any]
             return state
 
 
+async def both_seats(table, users) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    """Both players of a two-seat table connected, with the first state each received."""
+    a, _, _ = await connect(users[0], table.public_id)
+    b, _, _ = await connect(users[1], table.public_id)
+    return a, b, await next_state(a), await next_state(b)
+
+
 @pytest.fixture
 def table_2p(creator, users):
     def make(game: str, options: dict | None = None):
@@ -255,9 +262,7 @@ async def test_a_dropped_update_is_repaired_by_the_seq_rules(
     # The channel layer may drop a broadcast (at-most-once delivery, or a full channel): the
     # players' pictures go stale, and the seq rules bring them back without losing a move.
     table = await database_sync_to_async(table_2p)("jakaro")
-    a, _, _ = await connect(users[0], table.public_id)
-    b, _, _ = await connect(users[1], table.public_id)
-    sa, sb = await next_state(a), await next_state(b)
+    a, b, sa, sb = await both_seats(table, users)
     assert sa["view"]["turn"] == 0
     real = services.broadcast
     dropped: list[int] = []
@@ -290,9 +295,7 @@ async def test_the_idle_check_answers_only_a_page_that_is_behind(
     # The page's idle check (docs/protocol.md): a sync carrying what the page shows gets nothing
     # back while that is the table as it is, and the whole state once an update was lost.
     table = await database_sync_to_async(table_2p)("jakaro")
-    a, _, _ = await connect(users[0], table.public_id)
-    b, _, _ = await connect(users[1], table.public_id)
-    sa, sb = await next_state(a), await next_state(b)
+    a, b, sa, sb = await both_seats(table, users)
     match_id = sb["match"]["id"]
     await b.send_json_to({"type": "sync", "match": match_id, "seq": 0})
     assert await b.receive_nothing(timeout=0.5)
