@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 
 import games
-from games import rendering, selectors, services, snapshots
+from games import presence, rendering, selectors, services, snapshots
 from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
@@ -62,6 +62,7 @@ class TableConsumer(MajlisConsumer):
 
     table: Table
     _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
+    _counted = False  # this socket is in its player's presence at the table
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
     html = False
@@ -82,11 +83,23 @@ class TableConsumer(MajlisConsumer):
         return (self.table.group,)
 
     async def on_connected(self) -> None:
-        await db(services.seat_connected)(user=self.user, table_id=self.table.public_id)
+        # Counted under this process (games/presence.py), which is known alive before it counts.
+        await presence.ensure_beating()
+        await db(services.seat_connected)(
+            user=self.user, table_id=self.table.public_id, process=presence.PROCESS
+        )
+        self._counted = True
+        presence.opened(self.table.public_id, self.user.pk)
         await self.send_state()
 
     async def on_disconnected(self) -> None:
-        await db(services.seat_disconnected)(user=self.user, table_id=self.table.public_id)
+        if not self._counted:
+            return
+        self._counted = False
+        presence.closed(self.table.public_id, self.user.pk)
+        await db(services.seat_disconnected)(
+            user=self.user, table_id=self.table.public_id, process=presence.PROCESS
+        )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state(event.get("public"))
@@ -175,7 +188,6 @@ class TableConsumer(MajlisConsumer):
             commitment=str(frame.get("commitment") or ""),
             match_id=str(frame.get("match") or ""),
         )
-        await db(services.seat_connected)(user=self.user, table_id=self.table.public_id)
 
     async def do_bot(self, frame: dict[str, Any]) -> None:
         await db(services.seat_add_bot)(

@@ -111,7 +111,8 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)  # a bot sat here from the start
     bot_playing = models.BooleanField(default=False)  # a bot plays for the absent player
     left = models.BooleanField(default=False)  # coin tables: the player's seat is marked as left
-    connected = models.PositiveSmallIntegerField(default=0)  # sockets open for this seat
+    # Sockets its player has open to the table (the sum of their Presence rows).
+    connected = models.PositiveSmallIntegerField(default=0)
     away_since = models.DateTimeField(null=True, blank=True)  # the last socket closed then
     ready = models.BooleanField(default=False)  # for the next match at this table
 
@@ -136,6 +137,44 @@ class Seat(models.Model):
     @property
     def played_by_bot(self) -> bool:
         return self.is_bot or self.bot_playing
+
+
+class WebProcess(models.Model):
+    """A web server process that serves sockets. It says it is alive every PRESENCE_BEAT_S; one
+    not seen for PRESENCE_LEASE_S has ended without closing its sockets (a crash, a deploy's
+    restart), and the sockets it counted are taken off the seats (services.processes_gone)."""
+
+    id = models.CharField(max_length=80, primary_key=True)  # host:pid:random
+    started_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.id
+
+
+class Presence(models.Model):
+    """How many sockets ``user`` has open to ``table`` through one web process. A seat's
+    ``connected`` is the sum over its player's rows, so it stays right when a process ends without
+    a word for its sockets, when one person has several tabs, and when a watcher sits down."""
+
+    # No database constraint: its check would take a share lock on the table's row, and a
+    # socket opening must never wait on a move or a match's end that holds it.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="presence", db_constraint=False
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    process = models.CharField(max_length=80, db_index=True)  # a WebProcess id
+    sockets = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=("table", "user", "process"), name="presence_one_row_per_process"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id} via {self.process}: {self.sockets}"
 
 
 class Match(models.Model):

@@ -28,7 +28,8 @@ def match_due(match_id: int, timer: str | None = None) -> bool:
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> int:
-    """The safety net: every overdue match and every seat kept too long."""
+    """The safety net: every overdue match, every web process gone silent, and every seat kept
+    too long."""
     played = 0
     for match_id in services.matches_due():
         try:
@@ -37,6 +38,10 @@ def sweep() -> int:
             played += services.match_advance(match_id=match_id, skip_locked=True)
         except Exception:
             log.exception("sweeper could not advance match %s", match_id)
+    try:
+        services.processes_gone()  # seats held by sockets of a web process that ended
+    except Exception:
+        log.exception("sweeper could not count the sockets of ended web processes")
     for seat_id in services.seats_expired():
         try:
             services.seat_expire(seat_id=seat_id)

@@ -245,6 +245,10 @@ TABLES_QUEUE = os.environ.get("TABLES_QUEUE", "celery")
 # The live tables' clocks (games/services.py). Tests shorten them through the environment.
 TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own
 SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
+# Each web process says it is alive this often; one silent for PRESENCE_LEASE_S has ended without
+# closing its sockets, and the seats it held are counted again (games.services.processes_gone).
+PRESENCE_BEAT_S = float(os.environ.get("PRESENCE_BEAT_S", "10"))
+PRESENCE_LEASE_S = float(os.environ.get("PRESENCE_LEASE_S", "30"))
 BOT_DELAY = float(os.environ.get("BOT_DELAY", "1.2"))  # a bot "thinks" this long
 SERVER_STEP_DELAY = float(os.environ.get("SERVER_STEP_DELAY", "6"))  # e.g. the next round's deal
 CHAT_MAX_LENGTH = 200

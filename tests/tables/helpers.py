@@ -12,13 +12,30 @@ from django.utils import timezone
 import games
 from games import services
 from games.contract import replay
-from games.models import Majlis, Match, Table
+from games.models import Majlis, Match, Table, WebProcess
 from wallet import services as wallet_services
 
 
 def seed_for(n: int) -> str:
     """A browser-like seed: 32 hex characters."""
     return hashlib.sha256(f"browser-{n}".encode()).hexdigest()[:32]
+
+
+# The web process the tests' own sockets are counted under (games/presence.py): seen as alive
+# for the whole test, so no sweeper takes its sockets off the seats.
+TEST_PROCESS = "tests:0:tests"
+
+
+def socket_opened(user: Any, table_id: str) -> None:
+    """As a table socket opening in a live web process."""
+    WebProcess.objects.update_or_create(
+        id=TEST_PROCESS, defaults={"seen_at": timezone.now() + timedelta(days=1)}
+    )
+    services.seat_connected(user=user, table_id=table_id, process=TEST_PROCESS)
+
+
+def socket_closed(user: Any, table_id: str) -> None:
+    services.seat_disconnected(user=user, table_id=table_id, process=TEST_PROCESS)
 
 
 def make_table(creator: Any, game: str, options: dict, stake: int = 0, **kwargs: Any) -> Table:

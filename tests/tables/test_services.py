@@ -25,6 +25,8 @@ from tests.tables.helpers import (
     replay_state,
     seat_humans,
     seed_for,
+    socket_closed,
+    socket_opened,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -288,8 +290,8 @@ def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_cloc
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
     tid = table.public_id
-    services.seat_connected(user=users[0], table_id=tid)
-    services.seat_disconnected(user=users[0], table_id=tid)
+    socket_opened(users[0], tid)
+    socket_closed(users[0], tid)
     seat = Seat.objects.get(table=table, number=0)
     assert seat.away_since is not None and not seat.bot_playing
     assert services.seats_expired() == []  # kept for SEAT_KEEP_SECONDS
@@ -309,7 +311,7 @@ def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_cloc
     assert first.by == MatchAction.By.BOT
     assert first.action.split()[1] in before
     # The player comes back: the seat is theirs again.
-    services.seat_connected(user=users[0], table_id=tid)
+    socket_opened(users[0], tid)
     seat.refresh_from_db()
     assert not seat.bot_playing and seat.away_since is None
 
@@ -317,7 +319,7 @@ def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_cloc
 def test_at_a_coin_table_no_bot_ever_sits(fast_clocks, creator, users):
     table = make_table(creator, "jakaro", {"players": 2}, stake=10)
     seat_humans(table, users[:2])
-    services.seat_disconnected(user=users[0], table_id=table.public_id)
+    socket_closed(users[0], table.public_id)
     seat = Seat.objects.get(table=table, number=0)
     Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=120))
     assert services.seat_expire(seat_id=seat.pk) is True
@@ -431,8 +433,8 @@ def test_a_seats_presence_never_waits_on_its_tables_row(creator, users):
         assert holding.wait(30)
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '3s'")  # waiting on the table would raise
-        services.seat_connected(user=users[0], table_id=table.public_id)
-        services.seat_disconnected(user=users[0], table_id=table.public_id)
+        socket_opened(users[0], table.public_id)
+        socket_closed(users[0], table.public_id)
     finally:
         release.set()
         holder.join()

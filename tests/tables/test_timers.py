@@ -16,11 +16,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from games import services
 from games.models import Match, MatchAction, Seat
 from sahrat_site.celery import app as celery_app
 from tests.conftest import ARTIFACTS, _server
-from tests.tables.helpers import make_table, seat_humans
+from tests.tables.helpers import make_table, seat_humans, socket_closed, socket_opened
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -115,8 +114,8 @@ def test_seat_expiry_hands_a_free_seat_to_a_bot_and_the_player_takes_it_back(
     seat_humans(table, users[:2])
     tid = table.public_id
     for user in users[:2]:
-        services.seat_connected(user=user, table_id=tid)
-    services.seat_disconnected(user=users[0], table_id=tid)
+        socket_opened(user, tid)
+    socket_closed(users[0], tid)
     seat = Seat.objects.get(table=table, number=0)
     match = Match.objects.get(table=table, number=1)
     with worker("timers-seats", beat=True):
@@ -126,7 +125,7 @@ def test_seat_expiry_hands_a_free_seat_to_a_bot_and_the_player_takes_it_back(
             what="the bot's move for seat 0",
         )
         # The player comes back: the seat is theirs again, and the bot stops.
-        services.seat_connected(user=users[0], table_id=tid)
+        socket_opened(users[0], tid)
         seat.refresh_from_db()
         assert not seat.bot_playing and seat.user_id == users[0].pk
         seen = match.actions.filter(seat=0, by=MatchAction.By.BOT).count()
@@ -144,8 +143,8 @@ def test_at_a_coin_table_no_bot_ever_sits_and_time_outs_play_for_the_absent(
     table = make_table(creator, "jakaro", {"players": 2}, stake=10)
     seat_humans(table, users[:2])
     tid = table.public_id
-    services.seat_connected(user=users[0], table_id=tid)
-    services.seat_disconnected(user=users[0], table_id=tid)
+    socket_opened(users[0], tid)
+    socket_closed(users[0], tid)
     seat = Seat.objects.get(table=table, number=0)
     match = Match.objects.get(table=table, number=1)
     with worker("timers-coin", beat=True):

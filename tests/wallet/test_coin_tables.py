@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match, MatchSeed, Seat, Table
 from games.services import TableError
-from tests.tables.helpers import advance_until, make_table, seat_humans, seed_for
+from tests.tables.helpers import advance_until, make_table, seat_humans, seed_for, socket_closed
 from tests.wallet.conftest import balance, fund, total
 from tests.wallet.helpers import coin_match, finish, jakaro_outcome
 from wallet import ledger
@@ -154,7 +154,7 @@ def test_bots_never_sit_at_a_coin_table(host, people):
     assert not Seat.objects.filter(table=table, is_bot=True).exists()
     # A coin player who stays away is marked as left; no bot takes the seat.
     seat_humans(table, people[:2])
-    services.seat_disconnected(user=people[0], table_id=table.public_id)
+    socket_closed(people[0], table.public_id)
     seat = Seat.objects.get(table=table, number=0)
     Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=120))
     assert services.seat_expire(seat_id=seat.pk)
