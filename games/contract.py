@@ -176,6 +176,14 @@ class Game(Protocol):
         """The result once the match is over; None while it is played."""
         ...
 
+    def recap(self, state: Any, log: Iterable[tuple[int | None, str]]) -> dict[str, Any] | None:
+        """What the end screen of a finished match shows that play hid (Jakaro: the last deck's
+        moves and the cards it dealt), JSON-able, from the final state and the match's
+        ``(seat, action)`` log; None while the match is played, and None where the views
+        already show everything (Hand). Only called once the match is over and its secret
+        revealed; a game that needs no log must not iterate it (it may be a lazy query)."""
+        ...
+
     def to_json(self, state: Any) -> str:
         """The whole state, hidden cards included (storage only), with a version number."""
         ...

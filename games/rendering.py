@@ -217,12 +217,18 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
     playing = match["status"] == "playing"
     any_empty = any(s["empty"] for s in seats)
     game_view = None
+    played = shown or (match if match["status"] in ("finished", "aborted") else None)
     if view is not None:
         prepare = GAME_VIEWS.get(table["game"])
         game_view = prepare(view, seats, you) if prepare else None
         if game_view is not None and not playing:
             game_view["moves"] = []  # a finished match shown between matches takes no move
-    played = shown or (match if match["status"] in ("finished", "aborted") else None)
+        # The end screen's recap of a finished match (selectors.match_recap: only once the
+        # match is over and its secret revealed), in words, by the game's own part.
+        recap = played.get("recap") if played else None
+        words = GAME_RECAPS.get(table["game"])
+        if game_view is not None and words is not None:
+            game_view["match_recap"] = words(recap, seats) if recap else None
     return {
         "state": state,
         "t": table,
@@ -628,6 +634,41 @@ def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | N
     }
 
 
+def _jakaro_recap(recap: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last deck of a finished match in words (games/jakaro/last_deck.py): every move in
+    order with the same words as the last move's, each burn with the card it took and from
+    whom, and the cards the deck dealt each seat with those still held at the end."""
+    moves = []
+    for move in recap["moves"]:
+        seat = move["seat"]
+        burned = move.get("burned")
+        moves.append(
+            {
+                "seat": seat,
+                "name": _named(seats, seat),
+                "action": move["action"],
+                "words": jakaro_label(move["action"], seat, seats),
+                "burned": card_item(burned) if burned else None,
+                "victim": _named(seats, move["victim"]) if burned else None,
+            }
+        )
+    hands = [
+        {
+            "seat": seat,
+            "name": _named(seats, seat),
+            "cards": [card_item(c) for c in cards],
+            "kept": [card_item(c) for c in recap["kept"][seat]],
+        }
+        for seat, cards in enumerate(recap["dealt"])
+    ]
+    return {
+        "deck_no": recap["deck_no"],
+        "moves": moves,
+        "hands": hands,
+        "undealt": recap["undealt"],
+    }
+
+
 def _stuck_words(why: dict[str, dict[str, str]]) -> list[dict[str, str]]:
     """With no legal move: per card, the reasons its marbles cannot move (each reason once)."""
     rows = []
@@ -963,6 +1004,8 @@ def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
 
 
 GAME_VIEWS = {"hand": _hand_view, "jakaro": _jakaro_view}
+# A finished match's recap in words (Game.recap; Hand has none: its round's end shows every hand).
+GAME_RECAPS = {"jakaro": _jakaro_recap}
 
 
 # --------------------------------------------------------------------------------- socket frames

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import ChatMessage, Match, MatchSeed, Seat, Table
+from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
 from games.services import current_match, game_of, load_state, team_of
 
 CHAT_SHOWN = 30
@@ -49,8 +49,9 @@ def _seat_row(seat: Seat) -> dict[str, Any]:
 
 
 def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str, Any]:
-    """What anyone may know of a match: never its secret before the reveal. ``seeds``: the
-    match's seeds when the caller already holds them (else they are read)."""
+    """What anyone may know of a match: never its secret before the reveal, and its recap only
+    after. ``seeds``: the match's seeds when the caller already holds them (else they are
+    read)."""
     if seeds is None:
         seeds = list(match.seeds.order_by("seat"))
     return {
@@ -63,7 +64,35 @@ def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str
         "deadline": match.deadline.isoformat() if match.deadline else None,
         "seeds": [{"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()} for s in seeds],
         "outcome": match.outcome,
+        "recap": match_recap(match),
     }
+
+
+# Match public id -> the finished match's recap. A finished match never changes, so its log is
+# read once per process; old entries are dropped.
+_recaps: dict[str, dict[str, Any] | None] = {}
+RECAP_CACHE_SIZE = 1024
+
+
+def match_recap(match: Match) -> dict[str, Any] | None:
+    """What the end screen of a finished match shows that play hid (the game's ``recap``: for
+    Jakaro the last deck's moves and the cards it dealt). None unless the match is finished and
+    its secret revealed, so nothing of a hand leaves the server before; a match being played
+    returns here at once, so a move's broadcast never reads the log. Made once per match and
+    process, the log read with it (only if the game needs it)."""
+    if match.status != Match.Status.FINISHED or not match.revealed or not match.snapshot:
+        return None
+    ident = match.public_id
+    if ident in _recaps:
+        return _recaps[ident]
+    engine = game_of(match)
+    # Lazy: a game whose recap needs no log (Hand) never runs this query.
+    log = MatchAction.objects.filter(match=match).order_by("seq").values_list("seat", "action")
+    recap = engine.recap(engine.from_json(match.snapshot), log)
+    _recaps[ident] = recap
+    while len(_recaps) > RECAP_CACHE_SIZE:
+        _recaps.pop(next(iter(_recaps)), None)  # the oldest
+    return recap
 
 
 def _chat_line(line: ChatMessage) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -705,6 +705,13 @@ def outcome(state: State) -> contract.Outcome | None:
         shares=shares(state),
         teams=tuple(units(state.options)),
     )
+
+
+def recap(state: State, log: Iterable[tuple[int | None, str]]) -> dict | None:
+    """Nothing: a Hand match ends with a round, and a round's end already shows every hand in
+    the views (``hands``), so its end screen needs nothing more from the log (which is never
+    read here)."""
+    return None
 
 
 # --------------------------------------------------------------------------- views

@@ -31,6 +31,7 @@ from .engine import (
     turn_seconds,
     view,
 )
+from .last_deck import recap
 
 name = "jakaro"
 SERVER_ACTIONS: frozenset[str] = frozenset()
@@ -53,6 +54,7 @@ __all__ = [
     "options_to_dict",
     "outcome",
     "parse_options",
+    "recap",
     "server_step",
     "spectator_view",
     "team_chat_open",

@@ -95,6 +95,9 @@ def play(game: Game, options: Any, rng: RandomSource, rnd: random.Random, mode: 
     for _ in range(MAX_STEPS):
         if views:
             check_views(game, state)
+            # The end screen's recap shows what play hid: never while the match is played.
+            if game.outcome(state) is None:
+                assert game.recap(state, log) is None, game.name
         step = game.server_step(state)
         if step is not None:
             assert game.to_move(state) is None
@@ -145,6 +148,8 @@ def test_matches_play_to_the_end_and_their_logs_replay_to_the_same_state(name, o
     assert sorted(s for unit in outcome.teams for s in unit) == list(range(players))
     assert outcome.places[0][0] == 1
     assert json.loads(json.dumps(outcome.to_dict())) == outcome.to_dict()
+    recap = game.recap(final, log)
+    assert recap is None or json.loads(json.dumps(recap)) == recap
     # Every action in the log is one the contract lets a table record: a server action only
     # from the server or for a seat's time-out.
     for seat, action in log:

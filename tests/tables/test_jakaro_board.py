@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 
 import pytest
 
 import games
-from games import rendering, selectors
+from games import rendering, selectors, services
 from games.jakaro.scenario import build
-from games.models import Match
+from games.models import Match, Seat
 from tests.tables.helpers import advance_until, make_table, seat_humans
+from verify.fairness import JAKARO_DECK
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +109,212 @@ def test_a_watcher_sees_the_board_and_no_hand(creator, users, fast_clocks):
         )["discard"]
     )
     assert not (set(hands[0]) | set(hands[1])) - pile & set(CARD.findall(html))
+
+
+# ------------------------------------------------------------------ the end screen's last deck
+
+RECAP_MOVE = re.compile(
+    r'<li data-testid="recap-move" data-seat="(\d)" data-action="([^"]+)">(.*?)</li>', re.S
+)
+RECAP_HAND = re.compile(r'<li data-testid="recap-hand" data-seat="(\d)">(.*?)</li>', re.S)
+# What each kind of action says, in each language (the words of the last move, rendering.py).
+KIND_WORDS = {
+    "en": {
+        "out": "bring a marble out",
+        "move": "forward",
+        "back": "four back",
+        "split": "then",
+        "swap": "swap",
+        "burn10": "burn a card of the next player",
+        "discard": "Throw away",
+    },
+    "ar": {
+        "out": "أخرج كرة",
+        "move": "للأمام",
+        "back": "أربعًا للخلف",
+        "split": "ثم",
+        "swap": "بدّل",
+        "burn10": "احرق ورقة من اللاعب التالي",
+        "discard": "ارمِ",
+    },
+}
+
+
+def last_deck_by_replay(match: Match) -> tuple[list[tuple[int, str, str | None]], list[list[str]]]:
+    """The last deck, told independently of games/jakaro/last_deck.py: the log replayed from
+    the revealed secret, keeping the actions played while the final deck was in play (and what
+    each Ten burned), and the cards that deck's shuffle dealt each seat."""
+    engine = games.get("jakaro")
+    rng = services.random_source(match)
+    state = engine.new_match(engine.parse_options(match.options), rng)
+    steps = []
+    for a in match.actions.order_by("seq"):
+        deck = state.deck_no
+        state = engine.apply(state, a.seat, a.action, rng)
+        steps.append((deck, a.seat, a.action, state.last[2] or None))
+    moves = [(s, act, burned) for deck, s, act, burned in steps if deck == state.deck_no]
+    shuffled = rng.deck(f"deal/{state.deck_no}")
+    players = state.players
+    dealt: list[list[str]] = [[] for _ in range(players)]
+    for i in range(52 - len(state.deck)):
+        dealt[(state.dealer + 1 + i % players) % players].append(shuffled[i])
+    return moves, dealt
+
+
+def seat_cards_only_own(states: list[dict], lang: str) -> None:
+    """During play: each seat's fragment names its own cards and the pile's, never another
+    seat's, and no recap of a deck is anywhere."""
+    for seat, state in enumerate(states):
+        assert state["match"]["recap"] is None
+        html = rendering.state_fragment(state, lang)
+        assert 'data-testid="jakaro-recap"' not in html and "recap-move" not in html
+        other = set().union(*(set(s["view"]["hand"]) for s in states if s is not state))
+        pile = set(state["view"]["discard"])
+        assert not (other - pile) & set(CARD.findall(html)), seat
+
+
+def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
+    creator, users, fast_clocks
+):
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    # The bots play for both players (their names stay), so the match ends quickly.
+    Seat.objects.filter(table=table).update(bot_playing=True)
+    match = Match.objects.get(table=table, number=1)
+    for seq in (5, 40):
+        advance_until(match, lambda m, seq=seq: m.seq >= seq or m.status != "playing")
+        if match.status == "playing":
+            table.refresh_from_db()
+            states = [selectors.table_state(table, users[s]) for s in (0, 1)]
+            for lang in ("ar", "en"):
+                seat_cards_only_own(states, lang)
+    advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    table.refresh_from_db()
+    moves, dealt = last_deck_by_replay(match)
+    assert moves and moves[-1][1] == match.actions.order_by("seq").last().action
+    names = {0: "لاعب 0", 1: "لاعب 1"}
+    for lang in ("ar", "en"):
+        for viewer in (users[0], users[1], users[4]):  # both players and a watcher
+            state = selectors.table_state(table, viewer)
+            assert state["shown"]["id"] == match.public_id and state["shown"]["recap"]
+            html = rendering.state_fragment(state, lang)
+            end = html[html.index('data-testid="jakaro-end"') : html.index('class="jk-info"')]
+            assert match.secret in end
+            shown = [
+                (int(s), unescape(a), unescape(text)) for s, a, text in RECAP_MOVE.findall(end)
+            ]
+            assert [(s, a) for s, a, _text in shown] == [(s, a) for s, a, _b in moves]
+            for (seat, action, text), (_s, _a, burned) in zip(shown, moves, strict=True):
+                kind, card = action.split()[:2]
+                assert names[seat] in text, text
+                assert rendering.card_label(card) in text, text
+                assert KIND_WORDS[lang][kind] in text, (lang, text)
+                if burned:
+                    assert rendering.card_label(burned) in text and names[1 - seat] in text
+            hands = {int(s): unescape(text) for s, text in RECAP_HAND.findall(end)}
+            assert sorted(hands) == [0, 1]
+            for seat, cards in enumerate(dealt):
+                assert names[seat] in hands[seat]
+                shown_cards = re.findall(
+                    r'<span class="card small(?: red)?" dir="ltr">([^<]+)<', hands[seat]
+                )
+                kept = state["view"]["hand_counts"][seat]
+                assert sorted(shown_cards[: len(shown_cards) - kept]) == sorted(
+                    rendering.card_label(c) for c in cards
+                )
+
+
+def test_the_end_screen_tells_a_burn_and_a_discard_and_nothing_before_the_end(
+    creator, users, fast_clocks
+):
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, number=1)
+    # Deck 1 just dealt: Sara (seat 0) is one Three from winning; Ali (seat 1) cannot move.
+    sara = ["10S", "3S", "9C", "QH", "KH"]
+    ali = ["2D", "3D", "4D", "6D", "8D"]
+    set_position(
+        match,
+        {
+            "players": 2,
+            "marbles": {0: ["H1", "H2", "H3", 73], 1: ["base"] * 4},
+            "hands": {0: sara, 1: ali},
+            "turn": 0,
+            "dealer": 1,
+            "deal_no": 1,
+            "deck": [c for c in JAKARO_DECK if c not in sara + ali],
+        },
+    )
+    services.match_play(user=users[0], table_id=table.public_id, seq=match.seq, action="burn10 10S")
+    match.refresh_from_db()
+    burned = games.get("jakaro").from_json(match.snapshot).discard[1]
+    throw = sorted(set(ali) - {burned}, key=JAKARO_DECK.index)[0]
+    table.refresh_from_db()
+    seat_cards_only_own([selectors.table_state(table, users[s]) for s in (0, 1)], "ar")
+    services.match_play(
+        user=users[1], table_id=table.public_id, seq=match.seq, action=f"discard {throw}"
+    )
+    match.refresh_from_db()
+    services.match_play(user=users[0], table_id=table.public_id, seq=match.seq, action="move 3S m3")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    table.refresh_from_db()
+    expect = {
+        "en": [
+            "لاعب 0 — 10♠: burn a card of the next player (burned {b} from لاعب 1)",
+            "لاعب 1 — Throw away {t} (no move)",
+            "لاعب 0 — 3♠: marble 4 forward",
+        ],
+        "ar": [
+            "لاعب 0 — 10♠: احرق ورقة من اللاعب التالي (احترقت {b} من يد لاعب 1)",
+            "لاعب 1 — ارمِ {t} (لا حركة ممكنة)",
+            "لاعب 0 — 3♠: الكرة 4 للأمام",
+        ],
+    }
+    for lang, lines in expect.items():
+        html = rendering.state_fragment(selectors.table_state(table, users[1]), lang)
+        shown = [
+            re.sub(r"<[^>]+>|\s+", " ", unescape(t)).split()
+            for _s, _a, t in RECAP_MOVE.findall(html)
+        ]
+        want = [
+            line.format(b=rendering.card_label(burned), t=rendering.card_label(throw)).split()
+            for line in lines
+        ]
+        assert shown == want, lang
+        hands = dict(RECAP_HAND.findall(html))
+        assert all(rendering.card_label(c) in hands["0"] for c in sara)
+        assert all(rendering.card_label(c) in hands["1"] for c in ali)
+
+
+def test_the_log_is_read_once_per_finished_match_and_never_by_a_move(creator, users, fast_clocks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def log_reads(queries) -> int:
+        return sum(
+            q["sql"].lstrip().upper().startswith("SELECT") and "games_matchaction" in q["sql"]
+            for q in queries
+        )
+
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, number=1)
+    advance_until(match, lambda m: m.seq >= 2)
+    table.refresh_from_db()
+    with CaptureQueriesContext(connection) as playing:
+        selectors.table_state(table, users[0])
+        seat = games.get("jakaro").to_move(games.get("jakaro").from_json(match.snapshot))
+        legal = games.get("jakaro").view(games.get("jakaro").from_json(match.snapshot), seat)
+        services.match_play(
+            user=users[seat], table_id=table.public_id, seq=match.seq, action=legal["legal"][0]
+        )
+    assert log_reads(playing.captured_queries) == 0
+    Seat.objects.filter(table=table).update(bot_playing=True)
+    advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    table.refresh_from_db()
+    selectors._recaps.pop(match.public_id, None)  # as in a process that has not seen it yet
+    with CaptureQueriesContext(connection) as ended:
+        for viewer in (users[0], users[1], users[4], users[0]):
+            assert selectors.table_state(table, viewer)["shown"]["recap"]["moves"]
+    assert log_reads(ended.captured_queries) == 1

@@ -23,6 +23,7 @@ import games
 from games import services
 from games.jakaro.scenario import build
 from games.models import Majlis, Match, Seat, Table
+from games.rendering import card_label
 from tests.conftest import ARTIFACTS
 from tests.tables.test_browser_tables import (
     PHONE,
@@ -33,6 +34,7 @@ from tests.tables.test_browser_tables import (
     wait_my_turn_or_end,
     wait_seq,
 )
+from tests.tables.test_jakaro_board import last_deck_by_replay
 from verify.fairness import JAKARO_DECK
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -692,7 +694,25 @@ def test_a_whole_match_against_a_bot_by_tapping_the_board(
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED and turns > 10
         page.get_by_test_id("jakaro-end").wait_for()
+        # The end screen lists the last deck: every move in order, who made it (Nora or the
+        # bot), and the cards it dealt each of them (the match is over: nothing is hidden).
+        moves, dealt = last_deck_by_replay(match)
+        recap = page.get_by_test_id("jakaro-recap")
+        assert recap.is_visible()
+        rows = recap.get_by_test_id("recap-move")
+        assert rows.evaluate_all("els => els.map(e => e.dataset.action)") == [
+            a for _s, a, _b in moves
+        ]
+        texts = rows.all_inner_texts()
+        for (seat, action, _burned), text in zip(moves, texts, strict=True):
+            assert ("نورة" if seat == 0 else "لاعب آلي") in text
+            assert card_label(action.split()[1]) in text
+        hands = recap.get_by_test_id("recap-hand").all_inner_texts()
+        assert len(hands) == 2 and "نورة" in hands[0] and "لاعب آلي" in hands[1]
+        for seat, cards in enumerate(dealt):
+            assert all(card_label(c) in hands[seat] for c in cards)
         shot(page, "bot-match-end-ar")
+        recap.screenshot(path=str(ARTIFACTS / "jakaro-last-deck-ar.png"))
     finally:
         ctx.close()
 
