@@ -8,7 +8,8 @@ one restart left every seated player "connected" for good: never away, never rep
 
 This module keeps the process's name, the sockets it has open (so that a process found gone
 after a long stall can count them again) and the beat, an asyncio task started by the first
-socket and awaited once before that socket counts, so no row ever names an unknown process.
+socket. Each socket also says the process is alive just before it counts, so no presence row is
+ever written for a process the sweeper would take for gone.
 """
 
 from __future__ import annotations
@@ -59,11 +60,11 @@ async def _beating() -> None:
 
 
 async def ensure_beating() -> None:
-    """Before a socket counts: this process is known alive, and its beat runs."""
+    """Before each socket counts: this process is known alive (its row may have been taken by
+    the sweeper after a stall, and then its other sockets count again), and its beat runs. One
+    small UPDATE per socket opened."""
+    await _say_alive()
     loop = asyncio.get_running_loop()
-    if loop in _beats:
-        return
-    await _say_alive()  # two first sockets may both say it: process_seen does not mind
     if loop not in _beats:
         _beats[loop] = loop.create_task(_beating())
 

@@ -95,7 +95,8 @@ def create_table(page, base: str, **fields) -> str:
 
 def sit(page, seat: int) -> None:
     page.get_by_test_id(f"sit-{seat}").click()
-    page.wait_for_selector(f".seat.you[data-seat='{seat}']")
+    # The table says whose page it is (a Hand table in play lists its players in its own row).
+    page.wait_for_selector(f"#table-live[data-you-seat='{seat}']")
 
 
 def kept_seeds(page) -> list[dict]:

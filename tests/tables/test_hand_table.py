@@ -463,7 +463,7 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
         page.goto(f"{base}/majlis/t/{table.public_id}/")
         wait_live(page)
         page.get_by_test_id("sit-0").click()
-        page.wait_for_selector(".seat.you[data-seat='0']")
+        page.wait_for_selector("#table-live[data-you-seat='0']")
         page.get_by_test_id("bot-1").click()
         page.wait_for_selector("#table-live[data-status='playing']")
         turns = 0

@@ -26,7 +26,6 @@ from games.models import Majlis, Match, Seat, Table
 from games.rendering import card_label
 from tests.conftest import ARTIFACTS
 from tests.tables.test_browser_tables import (
-    PHONE,
     open_as,
     player,
     sit,
@@ -552,14 +551,8 @@ def test_accessibility_of_the_board_with_axe(live_site, chromium, majlis, django
     page, in Arabic on a phone, with a card picked (marbles become buttons)."""
     base = live_site
     sara = player(django_user_model, "sara_a11y", "سارة")
-    client = Client()
-    client.force_login(sara)
     # The page's CSP forbids injected scripts; the check runs in a context that ignores it.
-    context = chromium.new_context(viewport=PHONE, locale="ar", bypass_csp=True)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
+    context, page = open_as(chromium, base, sara, bypass_csp=True)
     try:
         table = services.table_create(
             user=sara, game="jakaro", options={"players": 2}, majlis=majlis

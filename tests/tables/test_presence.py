@@ -149,3 +149,45 @@ def test_a_server_stopped_or_killed_with_players_connected_leaves_their_seats_aw
             assert state_at(ws, 0)["table"]["seats"][0]["connected"] is True
             seat = seat_of(table, 0)
             assert seat.connected == 1 and seat.away_since is None
+
+
+@pytest.mark.asyncio
+async def test_a_process_taken_for_gone_counts_its_open_sockets_again_when_the_next_one_opens(
+    creator, users
+):
+    """A web process that stalled past its lease was taken for gone (its rows deleted, its
+    players away). The next socket it opens says it is alive first, and then the sockets it still
+    has open count again (games/presence.py), so its players are not handed to a bot."""
+    from channels.db import database_sync_to_async
+
+    from games import presence
+    from tests.tables.test_consumers import connect, next_state
+
+    def setup():
+        table = make_table(creator, "jakaro", {"players": 2})
+        seat_humans(table, users[:2])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    a, _, _ = await connect(users[0], table.public_id)
+    await next_state(a)
+    assert (await database_sync_to_async(seat_of)(table, 0)).connected == 1
+
+    def taken_for_gone():
+        WebProcess.objects.filter(id=presence.PROCESS).update(
+            seen_at=timezone.now() - timedelta(hours=1)
+        )
+        assert services.processes_gone() == 1
+        return seat_of(table, 0)
+
+    seat = await database_sync_to_async(taken_for_gone)()
+    assert seat.connected == 0 and seat.away_since is not None
+    b, _, _ = await connect(users[1], table.public_id)
+    await next_state(b)
+    zero, one = [await database_sync_to_async(seat_of)(table, n) for n in (0, 1)]
+    assert zero.connected == 1 and zero.away_since is None
+    assert one.connected == 1
+    for comm in (a, b):
+        await comm.disconnect()
+    zero = await database_sync_to_async(seat_of)(table, 0)
+    assert zero.connected == 0 and zero.away_since is not None
