@@ -14,14 +14,18 @@ sweeper (games/tasks.py). A match is its log: each applied action is appended to
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import logging
+import os
 import random
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -137,6 +141,37 @@ def current_match(table: Table) -> Match:
     return table.matches.order_by("-number").first()  # type: ignore[return-value]
 
 
+def _group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
+    """Publish a group message after commit. In the web server the service runs in a worker
+    thread of the server's event loop (``database_sync_to_async``): the publish is handed to
+    that loop and not waited for. Waiting held the thread for nothing (the change is committed),
+    and for ever once the loop had stopped: a socket closing as Daphne got SIGTERM kept it from
+    exiting until it was killed. Anywhere else (Celery, commands) it runs to the end here."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    here = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
+    try:
+        asyncio.get_running_loop()
+        in_a_loop = True
+    except RuntimeError:
+        in_a_loop = False
+    try:
+        if loop is not None and here and not in_a_loop:
+            if loop.is_running():
+                done = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
+                done.add_done_callback(functools.partial(_published, group))
+            else:  # the server is stopping: the other processes' sockets still get it
+                asyncio.run(layer.group_send(group, event))
+            return
+        async_to_sync(layer.group_send)(group, event)
+    except Exception as exc:
+        log.warning("broadcast to %s failed: %r", group, exc)
+
+
+def _published(group: str, done: concurrent.futures.Future) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("broadcast to %s failed: %r", group, done.exception())
+
+
 def broadcast(table: Table, match: Match, *, held: Held | None = None) -> None:
     """After commit: tell everyone at the table that it changed. The event carries what every
     viewer shares (games.selectors.table_public: no hand, no secret before its reveal); the
@@ -168,10 +203,7 @@ def broadcast(table: Table, match: Match, *, held: Held | None = None) -> None:
             event["public"] = public
         except Exception as exc:  # the sockets read the table from the database instead
             log.warning("table %s: no shared state for the broadcast: %r", group, exc)
-        try:
-            async_to_sync(layer.group_send)(group, event)
-        except Exception as exc:  # a lost broadcast is repaired by the clients' seq resync
-            log.warning("broadcast to %s failed: %r", group, exc)
+        _group_send(layer, group, event)  # a lost one is repaired by the clients' seq rules
 
     transaction.on_commit(send)
 
@@ -298,12 +330,8 @@ def table_create(
 def broadcast_lobby() -> None:
     def send() -> None:
         layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)("majlis", {"type": "majlis.changed"})
-        except Exception as exc:
-            log.warning("lobby broadcast failed: %r", exc)
+        if layer is not None:
+            _group_send(layer, "majlis", {"type": "majlis.changed"})
 
     transaction.on_commit(send)
 

@@ -53,8 +53,14 @@ def _two_processes() -> Iterator[tuple[int, subprocess.Popen, list[int]]]:
     port = free_port()
     with _server("serve", "sahrat_site.serve", "--port", str(port), "--processes", "2") as sup:
         wait_port(port, sup, "sahrat_site.serve")
-        # The socket is bound (and so accepts) before the supervisor has started its processes.
-        assert _until(lambda: len(children(sup.pid)) == 2)
+
+        # The socket is bound (and so accepts) before the supervisor has started its processes,
+        # and a child shows the supervisor's command line until it has exec'd Daphne.
+        def both_daphne() -> bool:
+            kids = children(sup.pid)
+            return len(kids) == 2 and all("daphne --fd" in _cmdline(k) for k in kids)
+
+        assert _until(both_daphne)
         yield port, sup, children(sup.pid)
 
 

@@ -96,3 +96,22 @@ def test_a_restarted_server_resumes_the_match_from_the_database(creator, users):
         move(socks[turn], after[turn])
         assert [state_at(ws, 4)["match"]["seq"] for ws in socks] == [4, 4]
     assert Match.objects.get(table=table, number=1).actions.count() == 4
+
+
+def test_a_server_stopped_as_its_players_leave_exits_by_itself(creator, users):
+    """SIGTERM (a deploy) just as the last sockets close: their goodbyes' broadcasts run in
+    worker threads after the server's loop has stopped. They used to wait on that loop for
+    ever, so Daphne never exited and was killed by its supervisor (10 s later here, and in every
+    test that stopped a server after closing its sockets)."""
+    table = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(table, users[:2])
+    with soak.daphne(_subprocess_env(), ARTIFACTS / "daphne-leaving.log") as (base, proc):
+        stack = ExitStack()
+        socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
+        states = [state_at(ws, 0) for ws in socks]
+        move(socks[states[0]["view"]["turn"]], states[states[0]["view"]["turn"]])
+        for ws in socks:
+            state_at(ws, 1)
+        stack.close()
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0  # ended by itself, not killed
