@@ -263,6 +263,8 @@ class QuickPlayForm(forms.Form):
     stake = forms.TypedChoiceField(label=_("Stake"), coerce=int, initial=0, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its own ids: the create form on the same page has a game and a stake too.
+        kwargs.setdefault("auto_id", "quick_%s")
         super().__init__(*args, **kwargs)
         mode = self.fields["mode"]
         mode.choices = [("", _("any mode")), *((k, label) for k, (_p, _t, label) in MODES.items())]

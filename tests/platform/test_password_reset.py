@@ -79,6 +79,7 @@ def test_an_unknown_address_reveals_nothing(client):
     unknown = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.com"})
     assert (known.status_code, known.url) == (unknown.status_code, unknown.url)
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["huda@example.com"]
+
     def main(url: str) -> str:
         html = client.get(url).content.decode()
         return html[html.index("<main") : html.index("</main>")]

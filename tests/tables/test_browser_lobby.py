@@ -108,7 +108,7 @@ def test_the_lobby_filters_by_game_and_quick_play_sits_at_the_first_fitting_seat
         # Quick play, Jakaro for two: the one such table, its first seat, with Ali's seed.
         quick = page.get_by_test_id("quick-form")
         assert quick.locator("[name=game]").input_value() == "jakaro"  # the filter's game
-        assert not shown(page, "#id_mode option[value='3']")  # Jakaro has no game for three
+        assert not shown(page, "#quick_mode option[value='3']")  # Jakaro has no game for three
         quick.locator("[name=mode]").select_option("2")
         page.get_by_test_id("quick-play").click()
         page.wait_for_url(f"**/majlis/t/{two.public_id}/")
