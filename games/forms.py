@@ -189,10 +189,12 @@ class TableForm(forms.Form):
         name = dict(GAME_CHOICES)[game]
         # An option of another game is refused, not dropped: the player asked for something
         # this game does not have (a Jakaro table with a Hand variant, say).
+        # Said above the form, not beside the field: the form drawn again for this game hides
+        # that field (a browser without the page's script sent it).
         for field in OPTION_FIELDS:
             if field not in game_options(game) and data.get(field) not in (None, "", False):
                 self.add_error(
-                    field,
+                    None,
                     _("%(game)s has no such option; leave «%(option)s» out.")
                     % {"game": name, "option": self.fields[field].label},
                 )
