@@ -175,3 +175,40 @@ def test_the_invite_link_is_copied_and_shared(
         assert shared["url"] == url and "سهرات" in shared["text"]
     finally:
         ctx.close()
+
+
+def test_a_seat_taken_before_the_page_opens_is_said_and_nothing_else_is_taken(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    """Quick play's seat went to someone else between the lookup and the page: the page says so
+    in words and sits the player nowhere (the other free seat stays free for them to choose)."""
+    from games import services
+    from tests.tables.helpers import seed_for
+
+    base = live_site
+    host = player(django_user_model, "host", "المضيف")
+    ali = player(django_user_model, "ali", "علي")
+    table = make_table(host, "hand", {"players": 3})
+    match = Match.objects.get(table=table)
+    services.seat_take(
+        user=host,
+        table_id=table.public_id,
+        number=0,
+        seed=seed_for(1),
+        commitment=match.commitment,
+        match_id=match.public_id,
+    )
+    ctx, page = open_as(chromium, base, ali)
+    try:
+        page.goto(f"{base}/majlis/t/{table.public_id}/?sit=0")
+        wait_live(page)
+        page.get_by_test_id("table-error").get_by_text("لم يعد شاغرًا").wait_for()
+        assert page.locator("#table-live[data-you-seat]").count() == 0
+        assert "sit=" not in page.url
+        assert not table.seats.filter(user=ali).exists()
+        assert page.get_by_test_id("sit-1").is_visible()
+    finally:
+        ctx.close()
