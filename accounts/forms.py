@@ -29,10 +29,14 @@ def clean_display_name_value(value: str, *, staff: bool = False) -> str:
     return name
 
 
+EMAIL_HELP = _("Optional. Only to send you a link if you forget your password; never shown.")
+
+
 class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "display_name")
+        fields = ("username", "display_name", "email")
+        help_texts = {"email": EMAIL_HELP}
 
     def clean_username(self) -> str:
         # Not Django's own check (exact, then case-insensitive): one message for a taken name and
@@ -59,3 +63,12 @@ class ProfileForm(forms.ModelForm):
         return clean_display_name_value(
             self.cleaned_data["display_name"], staff=self.instance.is_staff
         )
+
+
+class EmailForm(forms.ModelForm):
+    """The address for a forgotten password (optional: blank removes it)."""
+
+    class Meta:
+        model = User
+        fields = ("email",)
+        help_texts = {"email": EMAIL_HELP}

@@ -12,11 +12,14 @@ class UsernameTaken(Exception):
     """Another account already has this username (the form checks first; a race ends here)."""
 
 
-def user_create(*, username: str, display_name: str, password: str, language: str) -> User:
-    """Create a player with an Argon2-hashed password; UsernameTaken if the name is gone."""
+def user_create(
+    *, username: str, display_name: str, password: str, language: str, email: str = ""
+) -> User:
+    """Create a player with an Argon2-hashed password; UsernameTaken if the name is gone.
+    ``email`` (optional) is where a forgotten password's link goes."""
     if language not in User.Language.values:
         raise ValueError(language)
-    user = User(username=username, display_name=display_name, language=language)
+    user = User(username=username, display_name=display_name, language=language, email=email)
     user.set_password(password)
     # The starter grant commits with the account, so no account is ever made without it.
     with transaction.atomic():
@@ -48,3 +51,10 @@ def user_set_language(*, user: User, language: str) -> None:
         raise ValueError(language)
     User.objects.filter(pk=user.pk).update(language=language)
     user.language = language
+
+
+@transaction.atomic
+def user_set_email(*, user: User, email: str) -> None:
+    """Save (or, blank, remove) the address a forgotten password's link is sent to."""
+    User.objects.filter(pk=user.pk).update(email=email)
+    user.email = email

@@ -28,6 +28,40 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_done.html"),
         name="password_done",
     ),
+    # Forgot password: Django's own views, in the site's templates. The mail goes through
+    # EMAIL_BACKEND (settings: the console locally, SMTP in production); an unknown address
+    # gets the same "sent" page as a known one, so the form tells no one who plays here.
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name="accounts/password_reset_form.html",
+            email_template_name="accounts/password_reset_email.txt",
+            subject_template_name="accounts/password_reset_subject.txt",
+            success_url=reverse_lazy("accounts:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("accounts:password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_complete.html"
+        ),
+        name="password_reset_complete",
+    ),
     path("profile/", views.profile, name="profile"),
+    path("email/", views.email, name="email"),
     path("language/", views.set_language, name="language"),
 ]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import services
-from accounts.forms import LOOKALIKE, ProfileForm, SignUpForm
+from accounts.forms import LOOKALIKE, EmailForm, ProfileForm, SignUpForm
 from accounts.models import User
 
 
@@ -30,6 +30,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 display_name=form.cleaned_data["display_name"],
                 password=form.cleaned_data["password1"],
+                email=form.cleaned_data.get("email") or "",
                 language=language if language in User.Language.values else User.Language.ARABIC,
             )
         except services.UsernameTaken:
@@ -58,6 +59,17 @@ def profile(request: HttpRequest) -> HttpResponse:
         _remember_language(response, user.language)
         return response
     return render(request, "accounts/profile.html", {"form": form})
+
+
+@login_required
+def email(request: HttpRequest) -> HttpResponse:
+    """The address a "forgot password" link is sent to."""
+    form = EmailForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.user_set_email(user=request.user, email=form.cleaned_data["email"])
+        messages.success(request, _("Your e-mail address is saved."))
+        return redirect("accounts:profile")
+    return render(request, "accounts/email.html", {"form": form})
 
 
 @require_POST

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+import games
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
 from games.services import current_match, game_of, load_state, team_of
 
@@ -251,3 +252,47 @@ def open_tables() -> list[Table]:
         .prefetch_related("seats__user")
         .order_by("-created_at")[:100]
     )
+
+
+def open_tables_of(game: str | None) -> list[Table]:
+    """The lobby's list for one game (None or an unknown name: every game)."""
+    tables = open_tables()
+    if game in games.NAMES:
+        return [t for t in tables if t.game == game]
+    return tables
+
+
+def quick_seat(
+    user: Any, *, game: str, players: int | None, partners: bool | None, stake: int
+) -> tuple[Table, int] | None:
+    """Quick play: the first open seat (table, seat number) of a public table of ``game`` that
+    waits for players and fits: ``players`` and ``partners`` when given, exactly ``stake``.
+    Tables with the most people already seated come first (they start soonest), then the
+    oldest. None when no seat fits. A read only: the seat is taken by the player's browser,
+    with its seed, like any other sit-down."""
+    engine = games.get(game)
+    candidates = (
+        Table.objects.filter(private=False, game=game, stake=stake, status=Table.Status.OPEN)
+        .exclude(seats__user=user)
+        .filter(seats__user__isnull=True, seats__is_bot=False)
+        .distinct()
+        .prefetch_related("seats")
+        .order_by("created_at")[:200]
+    )
+    fitting = []
+    for table in candidates:
+        parsed = engine.parse_options(table.options)
+        if players is not None and len(table.seats.all()) != players:
+            continue
+        if partners is not None and any(len(u) > 1 for u in engine.teams(parsed)) != partners:
+            continue
+        if current_match(table).status != Match.Status.WAITING:
+            continue
+        empty = [s.number for s in table.seats.all() if s.empty]
+        if empty:
+            taken = len(table.seats.all()) - len(empty)
+            fitting.append((-taken, table.created_at, table, empty[0]))
+    if not fitting:
+        return None
+    fitting.sort(key=lambda row: row[:2])
+    return fitting[0][2], fitting[0][3]

@@ -17,25 +17,108 @@ from django.views.decorators.vary import vary_on_headers
 
 import games
 from games import rendering, selectors, services
-from games.forms import TableForm
+from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table
 from games.services import TableError
 
 
-def _lobby_context(form: TableForm | None = None) -> dict:
+def _shown_game(request: HttpRequest) -> str | None:
+    """The game the lobby is filtered by (?game=), or None for every game."""
+    game = request.GET.get("game")
+    return game if game in games.NAMES else None
+
+
+def _with_free_seats(group: dict) -> dict:
+    """A game's rows with their free seats counted, the tables one can sit at first: a full
+    table (playing, or between two matches) is listed after them, never as waiting."""
+    for row in group["tables"]:
+        row["empty"] = sum(s["empty"] for s in row["seats"])
+        row["open"] = not row["playing"] and row["empty"] > 0
+    group["tables"].sort(key=lambda row: not row["open"])  # stable: newest first within each
+    return group
+
+
+def _lobby_context(
+    request: HttpRequest,
+    form: TableForm | None = None,
+    quick: QuickPlayForm | None = None,
+    *,
+    creating: bool = False,
+    no_seat: bool = False,
+) -> dict:
+    game = _shown_game(request)
+    initial = {"game": game} if game else {}
+    groups = [
+        _with_free_seats(g)
+        for g in rendering.lobby_groups(selectors.open_tables_of(game))
+        if game is None or g["game"] == game
+    ]
     return {
-        "groups": rendering.lobby_groups(selectors.open_tables()),
-        "form": form or TableForm(),
+        "groups": groups,
+        "form": form or TableForm(initial=initial),
+        "quick": quick or QuickPlayForm(initial=initial),
+        "game": game,
+        "filters": GAME_CHOICES,
+        # The create form starts open when it has something to say (errors, or no seat fitted).
+        "creating": creating,
+        "no_seat": no_seat,
     }
 
 
 @require_safe
 @vary_on_headers("HX-Request")  # the same URL gives the page or, to htmx, only the list
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The majlis; an htmx request (the live refresh) gets only the list of tables."""
+    """The majlis (?game= shows one game's tables); an htmx request (the live refresh) gets
+    only the list of tables."""
     if request.htmx:
-        return render(request, "games/_tables.html", _lobby_context())
-    return render(request, "games/lobby.html", _lobby_context())
+        return render(request, "games/_tables.html", _lobby_context(request))
+    return render(request, "games/lobby.html", _lobby_context(request))
+
+
+def _table_url(table: Table, seat: int | None = None) -> str:
+    """The table's page; ``seat``: the page sits its viewer there as it opens (static/js/
+    autosit.js), with a seed their browser makes for the commitment it shows, like a tap on
+    "Sit here" (the seed must come from the browser, so the server cannot sit them itself)."""
+    url = reverse("games:table", args=[table.public_id])
+    query = {}
+    if table.private:
+        query["invite"] = table.invite_token
+    if seat is not None:
+        query["sit"] = seat
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+@login_required
+@require_safe
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """The first open seat that fits the game, mode and stake asked for; when none does, the
+    majlis with the create form filled in for that game and mode."""
+    quick = QuickPlayForm(request.GET)
+    if not quick.is_valid():
+        return render(request, "games/lobby.html", _lobby_context(request, quick=quick), status=400)
+    game = quick.cleaned_data["game"]
+    players, partners = quick.wanted()
+    found = selectors.quick_seat(
+        request.user,
+        game=game,
+        players=players,
+        partners=partners,
+        stake=quick.cleaned_data["stake"],
+    )
+    if found is not None:
+        table, seat = found
+        return redirect(_table_url(table, seat))
+    initial: dict = {"game": game, "stake": quick.cleaned_data["stake"]}
+    if players is not None:
+        initial.update(
+            players=players, partners=bool(partners) and "partners" in game_options(game)
+        )
+    form = TableForm(initial=initial)
+    return render(
+        request,
+        "games/lobby.html",
+        _lobby_context(request, form, quick, creating=True, no_seat=True),
+    )
 
 
 @login_required
@@ -54,11 +137,10 @@ def table_new(request: HttpRequest) -> HttpResponse:
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))
         else:
-            url = reverse("games:table", args=[table.public_id])
-            if table.private:
-                url += "?" + urlencode({"invite": table.invite_token})
-            return redirect(url)
-    return render(request, "games/lobby.html", _lobby_context(form), status=400)
+            return redirect(_table_url(table, form.cleaned_data.get("seat")))
+    return render(
+        request, "games/lobby.html", _lobby_context(request, form, creating=True), status=400
+    )
 
 
 # One tap each; shown in the page's language (the Arabic ones are what Gulf players say).

@@ -163,6 +163,27 @@ AXES_CLIENT_IP_CALLABLE = "accounts.client.client_ip"
 # "Sara", "SARA" and a Cyrillic "Ѕаrа" are one account: they share one failure count.
 AXES_USERNAME_CALLABLE = "accounts.client.axes_username"
 
+# E-mail (the "forgot password" link). Locally the console backend prints each mail; in
+# production Django's SMTP backend sends it, with the server and its log-in from the
+# environment. EMAIL_BACKEND chooses another backend in either.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+# STARTTLS on 587 by default; EMAIL_USE_SSL=1 for implicit TLS (port 465) instead (not both).
+EMAIL_USE_SSL = os.environ.get("EMAIL_USE_SSL", "0") == "1"
+EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "0" if EMAIL_USE_SSL else "1") == "1"
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sahrat <no-reply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(60 * 60 * 3)))
+
 LANGUAGE_CODE = "ar"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]

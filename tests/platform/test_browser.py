@@ -18,7 +18,7 @@ def test_newcomer_signs_up_logs_in_and_switches_language(daphne_server, browser_
     assert page.evaluate("typeof window.htmx") == "object"
     page.screenshot(path=str(ARTIFACTS / "home-ar.png"), full_page=True)
 
-    page.get_by_role("link", name="إنشاء حساب").click()
+    page.get_by_role("link", name="حساب جديد").click()
     page.fill("#id_username", "newcomer")
     page.fill("#id_display_name", "ضيف جديد")
     page.fill("#id_password1", "a-Long-enough-pass-42")
@@ -29,7 +29,7 @@ def test_newcomer_signs_up_logs_in_and_switches_language(daphne_server, browser_
 
     page.get_by_role("button", name="تسجيل الخروج").click()
     page.wait_for_url(daphne_server + "/")
-    page.get_by_role("link", name="تسجيل الدخول").click()
+    page.get_by_role("link", name="دخول", exact=True).click()
     page.fill("#id_username", "newcomer")
     page.fill("#id_password", "wrong-password")
     page.get_by_test_id("login-submit").click()
