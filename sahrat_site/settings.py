@@ -139,6 +139,13 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# `make test` sets SAHRAT_FAST_PASSWORDS=1: the suite's fixtures hash hundreds of passwords, and
+# Argon2 (slow on purpose) was a minute of it. The servers the tests start inherit it, so a user
+# made by a test still logs in there. Refused in production, where Argon2 must stay first.
+if os.environ.get("SAHRAT_FAST_PASSWORDS") == "1":
+    if PRODUCTION:
+        raise ImproperlyConfigured("SAHRAT_FAST_PASSWORDS is for tests only")
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PASSWORD_HASHERS]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

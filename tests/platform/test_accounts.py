@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -26,7 +30,30 @@ def signup(client: Client, username: str = "noura", display: str = "نورة", *
     return client.post(reverse("accounts:signup"), data)
 
 
-def test_signup_creates_the_player_logs_them_in_and_hashes_with_argon2(client):
+@pytest.fixture
+def production_hashers(settings):
+    """The hashers production runs with: `make test` puts a fast one first for the fixtures."""
+    settings.PASSWORD_HASHERS = [h for h in settings.PASSWORD_HASHERS if "MD5" not in h]
+
+
+def test_production_settings_hash_with_argon2_and_refuse_the_fast_test_hasher():
+    code = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
+    env = {
+        **os.environ,
+        "SAHRAT_ENV": "production",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "DJANGO_SETTINGS_MODULE": "sahrat_site.settings",
+    }
+    env.pop("SAHRAT_FAST_PASSWORDS", None)
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    env["SAHRAT_FAST_PASSWORDS"] = "1"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode != 0 and "SAHRAT_FAST_PASSWORDS is for tests only" in run.stderr
+
+
+def test_signup_creates_the_player_logs_them_in_and_hashes_with_argon2(client, production_hashers):
     response = signup(client)
     assert response.status_code == 302 and response["Location"] == reverse("games:lobby")
     user = User.objects.get(username="noura")
@@ -197,7 +224,7 @@ def test_profile_refuses_an_invisible_display_name_and_keeps_the_old_one(client)
     assert user.display_name == "Huda"
 
 
-def test_user_create_service_refuses_a_taken_username_and_keeps_the_first():
+def test_user_create_service_refuses_a_taken_username_and_keeps_the_first(production_hashers):
     from accounts import services
 
     first = services.user_create(
