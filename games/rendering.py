@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import games
+from sahrat_site import digits as digit_style
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
@@ -382,13 +383,12 @@ FACE_RANKS = {
     "Q": pgettext_lazy("card face", "Queen"),
     "J": pgettext_lazy("card face", "Jack"),
 }
-ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 
 
 def _digits(n: int | str) -> str:
-    """A number in the page language's digits (Arabic-Indic in Arabic)."""
-    text = str(n)
-    return text.translate(ARABIC_DIGITS) if translation.get_language() == "ar" else text
+    """A number (or a text's numbers) in the viewer's digits (the profile's choice, else the
+    language's: sahrat_site/digits.py), as every page writes them."""
+    return digit_style.digits(n)
 
 
 def _cell(k: int) -> tuple[float, float]:
@@ -807,8 +807,9 @@ def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
 
 
 def _ltr(n: int) -> str:
-    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−.
-    return f"\u2066{n}\u2069"
+    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−; in the
+    # viewer's digits like every number.
+    return f"\u2066{_digits(n)}\u2069"
 
 
 def _hand_score_words(view: dict[str, Any], seat: int) -> str:
@@ -1011,9 +1012,10 @@ GAME_RECAPS = {"jakaro": _jakaro_recap}
 # --------------------------------------------------------------------------------- socket frames
 
 
-def state_fragment(state: dict[str, Any], lang: str) -> str:
-    """The HTML-mode frame for a state: the live table and the chat, each swapped by id."""
-    with translation.override(lang):
+def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
+    """The HTML-mode frame for a state: the live table and the chat, each swapped by id, in the
+    viewer's language and digit style (sahrat_site/digits.py)."""
+    with translation.override(lang), digit_style.override(style):
         ctx = table_context(state)
         ctx["oob"] = True
         return render_to_string("games/_table_live.html", ctx) + render_to_string(

@@ -95,7 +95,10 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "sahrat_site.context_processors.digit_style",
             ],
+            # The digits and dates filters on every page without a {% load %} each.
+            "builtins": ["sahrat_site.templatetags.sahrat"],
         },
     },
 ]

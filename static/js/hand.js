@@ -271,8 +271,15 @@ function cardEl(code, stands, tag = "span") {
   return el;
 }
 
+// Numbers in the page's one digit style (the profile's, on <html data-digits>).
+const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  numberingSystem: document.documentElement.dataset.digits || "latn",
+  useGrouping: false,
+});
+const num = (v) => (typeof v === "number" ? digitFormat.format(v) : v);
+
 function fill(text, values) {
-  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll("{" + k + "}", v), text);
+  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll("{" + k + "}", num(v)), text);
 }
 
 /** The cards on screen: staged ones hidden, selected ones raised, pending ones dimmed. */
@@ -376,7 +383,7 @@ function renderStaging() {
     for (const [c, s] of m.tokens) fan.append(cardEl(c, s));
     const pts = document.createElement("span");
     pts.className = "muted";
-    pts.textContent = m.ok ? String(m.points) : "?";
+    pts.textContent = m.ok ? num(m.points) : "?";
     const back = document.createElement("button");
     back.type = "button";
     back.className = "chip";
