@@ -25,10 +25,11 @@ from django.utils import translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 import games
 from sahrat_site import digits as digit_style
+from sahrat_site import words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
@@ -94,7 +95,71 @@ def game_name(game: str) -> str:
 
 
 def turn_words(seconds: int) -> str:
-    return _("%(s)s s a turn") % {"s": seconds}
+    return _("%(seconds)s a turn") % {"seconds": words.count("seconds", seconds)}
+
+
+def names_words(names: list[str]) -> str:
+    """Several names as a sentence says them: «سارة وعلي», "Sara, Ali and Mona" (never a Latin
+    «&» in Arabic text)."""
+    names = [str(n) for n in names]
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    head = pgettext("between names in a list", ", ").join(names[:-1])
+    return pgettext("the last two names of a list", "%(a)s and %(b)s") % {"a": head, "b": names[-1]}
+
+
+def bot_label(index: int | None) -> str:
+    """A bot's name at a table: «لاعب آلي» alone, «لاعب آلي ١», «لاعب آلي ٢» when several sit at
+    one table (``index`` counts the bots in seat order from 1; None when there is only one)."""
+    if index is None:
+        return _("bot")
+    return _("bot %(n)s") % {"n": _digits(index)}
+
+
+def bot_indexes(seats: list[Any], is_bot: Any) -> dict[int, int | None]:
+    """Position -> the index ``bot_label`` takes, for every bot among ``seats``."""
+    bots = [i for i, s in enumerate(seats) if is_bot(s)]
+    if len(bots) < 2:
+        return dict.fromkeys(bots)
+    return {i: k + 1 for k, i in enumerate(bots)}
+
+
+PLACE_WORDS = {
+    1: gettext_lazy("first place"),
+    2: gettext_lazy("second place"),
+    3: gettext_lazy("third place"),
+    4: gettext_lazy("fourth place"),
+}
+
+
+def place_words(place: int, shared: bool) -> str:
+    """«المركز الأول», or «تعادل على المركز الأول» when several share it."""
+    words_ = PLACE_WORDS.get(int(place))
+    text = str(words_) if words_ else _("place %(n)s") % {"n": _digits(place)}
+    return _("tied for %(place)s") % {"place": text} if shared else text
+
+
+SHARE_WORDS = {
+    "1": gettext_lazy("the whole pot"),
+    "1/2": gettext_lazy("half the pot"),
+    "1/3": gettext_lazy("a third of the pot"),
+    "2/3": gettext_lazy("two thirds of the pot"),
+    "1/4": gettext_lazy("a quarter of the pot"),
+    "3/4": gettext_lazy("three quarters of the pot"),
+}
+
+
+def share_words(share: str) -> str:
+    """A seat's part of a coin table's pot in words («نصف الجائزة»); nothing for no part."""
+    share = str(share).strip()
+    if share in ("", "0"):
+        return ""
+    known = SHARE_WORDS.get(share)
+    if known:
+        return str(known)
+    return _("%(share)s of the pot") % {"share": f"\u2066{_digits(share)}\u2069"}
 
 
 # --------------------------------------------------------------------------------- the lobby
@@ -103,9 +168,11 @@ def turn_words(seconds: int) -> str:
 def lobby_row(table: Any) -> dict[str, Any]:
     """One table of the lobby's list (a ``Table`` with its seats prefetched)."""
     seats = []
-    for seat in table.seats.all():
+    rows = list(table.seats.all())
+    bots = bot_indexes(rows, lambda s: s.is_bot)
+    for i, seat in enumerate(rows):
         if seat.is_bot:
-            seats.append({"label": _("bot"), "bot": True, "empty": False})
+            seats.append({"label": bot_label(bots[i]), "bot": True, "empty": False})
         elif seat.user_id is not None:
             name = seat.user.display_name or seat.user.username
             seats.append({"label": name, "bot": False, "empty": False})
@@ -151,10 +218,11 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
     you = state["you"]["seat"]
     turn = view.get("turn") if state["match"]["status"] == "playing" else None
     rows = []
-    for seat in state["table"]["seats"]:
+    bots = bot_indexes(state["table"]["seats"], lambda s: s["bot"])
+    for i, seat in enumerate(state["table"]["seats"]):
         n = seat["number"]
         if seat["bot"]:
-            label = _("bot")
+            label = bot_label(bots[i])
         elif seat["name"]:
             label = seat["name"]
         else:
@@ -181,7 +249,7 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
 def _named(seats: list[dict[str, Any]], number: int) -> str:
     row = next((s for s in seats if s["number"] == number), None)
     if row is None or row["empty"]:
-        return _("seat %(n)s") % {"n": number + 1}
+        return _("seat %(n)s") % {"n": _digits(number + 1)}
     return row["label"]
 
 
@@ -197,6 +265,10 @@ def _outcome(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> lis
     taken = [r["place"] for r in rows]
     for r in rows:
         r["shared"] = len(r["names"]) > 1 or taken.count(r["place"]) > 1
+        # In words: «تعادل على المركز الأول: سارة وعلي», a coin table's part of the pot.
+        r["place_words"] = place_words(r["place"], r["shared"])
+        r["names_words"] = names_words(r["names"])
+        r["share_words"] = share_words(r["share"]) if "," not in r["share"] else ""
     return rows
 
 
@@ -624,6 +696,7 @@ def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | N
         "last_marbles": _last_marbles(last),
         "winner": winner,
         "winners": winners,
+        "winners_words": names_words(winners) if winners else "",
         "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
         "stuck": stuck,
         "stuck_why": _stuck_words(help_["why"]) if stuck else [],
@@ -1002,6 +1075,48 @@ def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
     if key == "hand":
         return _("Lay every card: a «Hand»!")
     return _("Lay these %(n)s melds") % {"n": melds}
+
+
+def hand_action_words(action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """A logged Hand action in words, the server's own included (the replay, the Verify page)."""
+    text = action.strip()
+    if text == "deal":
+        return _("Deal the next round")
+    if text == "timeout":
+        return _("Time ran out: the turn was played for them")
+    return hand_label(text)
+
+
+def jakaro_action_words(action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """A logged Jakaro action in words (the same as the table's last move)."""
+    if action.strip() == "timeout":
+        return _("Time ran out: the turn was played for them")
+    return jakaro_label(action, seat if seat is not None else -1, seats)
+
+
+def event_words(purpose: str) -> str:
+    """A random event's purpose (``deal/2``, ``reshuffle/1/1``, ``burn/3``) in words."""
+    parts = purpose.split("/")
+    n = [_digits(p) for p in parts[1:]]
+    if parts[0] == "deal" and len(n) == 1:
+        return _("The cards are shuffled and dealt (deal %(n)s)") % {"n": n[0]}
+    if parts[0] == "reshuffle" and len(n) == 2:
+        return _("The fire pile is shuffled into a new stock (round %(r)s, time %(k)s)") % {
+            "r": n[0],
+            "k": n[1],
+        }
+    if parts[0] == "burn" and len(n) == 1:
+        return _("A Ten burns a random card (burn %(n)s)") % {"n": n[0]}
+    return purpose
+
+
+# A logged action in words, by game (the Verify page's replay and action log).
+ACTION_WORDS = {"hand": hand_action_words, "jakaro": jakaro_action_words}
+
+
+def action_words(game: str, action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    words_of = ACTION_WORDS.get(game)
+    return words_of(action, seat, seats) if words_of else pretty_cards(action)
 
 
 GAME_VIEWS = {"hand": _hand_view, "jakaro": _jakaro_view}
