@@ -345,14 +345,17 @@ def _jakaro_pos(pos: int, start: int) -> str:
     if pos < 0:
         return _("in base")
     if pos >= 76:
-        return _("home %(n)s") % {"n": pos - 75}
-    return _("square %(n)s (%(k)s from start)") % {"n": pos, "k": (pos - start) % 76}
+        return _("home %(n)s") % {"n": _digits(pos - 75)}
+    return _("square %(n)s (%(k)s from start)") % {
+        "n": _digits(pos),
+        "k": _digits((pos - start) % 76),
+    }
 
 
 def _marble(token: str, actor: int, seats: list[dict[str, Any]]) -> str:
     """``m2`` -> "marble 3"; ``1:m0`` -> "Sara's marble 1" (a marble of another seat)."""
     owner, _sep, m = token.rpartition(":")
-    number = int(m[1:]) + 1 if m[1:].isdigit() else m
+    number = _digits(int(m[1:]) + 1) if m[1:].isdigit() else m
     if owner and owner.isdigit() and int(owner) != actor:
         return _("marble %(m)s of %(name)s") % {"m": number, "name": _named(seats, int(owner))}
     return _("marble %(m)s") % {"m": number}
@@ -372,7 +375,7 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
             return _("%(card)s: %(marble)s forward %(n)s") % {
                 "card": card,
                 "marble": _marble(rest[0], actor, seats),
-                "n": rest[1],
+                "n": _digits(rest[1]),
             }
         if kind == "move" and len(rest) == 1:
             return _("%(card)s: %(marble)s forward") % {
@@ -388,9 +391,9 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
             return _("%(card)s: %(a)s forward %(x)s, then %(b)s forward %(y)s") % {
                 "card": card,
                 "a": _marble(rest[0], actor, seats),
-                "x": rest[1],
+                "x": _digits(rest[1]),
                 "b": _marble(rest[2], actor, seats),
-                "y": rest[3],
+                "y": _digits(rest[3]),
             }
         if kind == "swap" and len(rest) == 2:
             return _("%(card)s: swap %(a)s with %(b)s") % {
@@ -506,6 +509,18 @@ def _team_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def _in_digits(words_of: Any) -> Any:
+    """A word function whose text (numbers in the catalogue's words included) is written in the
+    viewer's digits."""
+
+    @functools.wraps(words_of)
+    def wrapped(*args: Any, **kwargs: Any) -> str:
+        return _digits(words_of(*args, **kwargs))
+
+    return wrapped
+
+
+@_in_digits
 def _marble_words(colour: int, pos: int) -> str:
     marble = str(COLOUR_WORDS[colour])
     if pos < 0:
@@ -528,7 +543,9 @@ def _face(card: str) -> dict[str, Any]:
     if r in FACE_RANKS:
         item["face"] = f"{FACE_RANKS[r]}: {does}"
     else:
-        item["face"] = str(does) if does else _("%(n)s forward") % {"n": _digits(r)}
+        item["face"] = str(does) if does else _("%(n)s forward") % {"n": r}
+    # The catalogue writes the faces' numbers in Arabic-Indic: the viewer's digits win.
+    item["face"] = _digits(item["face"])
     return item
 
 
@@ -779,12 +796,12 @@ def hand_label(action: str) -> str:
     if kind == "off" and len(parts) >= 3:
         return _("Lay off %(cards)s on meld %(n)s") % {
             "cards": pretty_cards(" ".join(parts[2:])),
-            "n": parts[1],
+            "n": _digits(parts[1]),
         }
     if kind == "swap" and len(parts) >= 3:
         return _("Swap %(cards)s for the joker of meld %(n)s") % {
             "cards": pretty_cards(" ".join(parts[2:])),
-            "n": parts[1],
+            "n": _digits(parts[1]),
         }
     return pretty_cards(action)
 
@@ -885,6 +902,7 @@ def _ltr(n: int) -> str:
     return f"\u2066{_digits(n)}\u2069"
 
 
+@_in_digits
 def _hand_score_words(view: dict[str, Any], seat: int) -> str:
     """Why a seat scored what it did this round (rules §8): going out, «هاند», never opened, or
     the cards left, with the «هاند» doubling spelled out."""
@@ -922,6 +940,7 @@ def _hand_value(card: str) -> int:
     return 10 if rank in ("J", "Q", "K") else int(rank)
 
 
+@_in_digits
 def _threshold_words(view: dict[str, Any], you: int | None) -> str:
     """Which rule sets this seat's opening threshold (rules §4), from the view alone."""
     openings = view.get("openings") or []
@@ -1064,6 +1083,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     }
 
 
+@_in_digits
 def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
     """An easy table's hint as one tap: «انزل هذه الثلاث: ٥٧ نقطة»."""
     melds = action.removeprefix("lay ").count("|") + 1
