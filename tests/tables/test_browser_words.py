@@ -184,7 +184,7 @@ def test_two_bots_at_one_free_table_have_different_names(
         ctx.close()
 
 
-def test_the_replay_and_the_verify_page_speak_words_and_say_matches_as_agrees(
+def test_the_replay_speaks_words_not_engine_notation(
     live_site,
     chromium,
     majlis,  # noqa: F811
@@ -200,23 +200,99 @@ def test_the_replay_and_the_verify_page_speak_words_and_say_matches_as_agrees(
     try:
         # The replay at the first «draw stock»: in words, not the engine's notation.
         page.goto(f"{base}/verify/m/{match.public_id}/replay/?step={draw.seq}")
-        words = page.get_by_test_id("replay-words").inner_text().strip()
-        assert words == "اسحب من الكومة", words
+        said = page.get_by_test_id("replay-action").inner_text()
+        assert "اسحب من الكومة" in said, said
         assert "draw stock" not in page.get_by_test_id("replay-step").inner_text()
+        assert page.get_by_test_id("replay-words").inner_text().strip() == "اسحب من الكومة"
         page.screenshot(path=str(ARTIFACTS / "words-replay-ar.png"), full_page=True)
+    finally:
+        ctx.close()
 
+
+def test_the_verify_page_says_matches_as_agrees(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    creator,
+    users,
+):
+    base = live_site
+    match = elsewhere(play_match, creator, users, "hand", {"players": 2, "rounds": 1})
+    ctx, page = open_as(chromium, base, users[0])
+    try:
         # The Verify page: every event the browser recomputed says «مطابق».
         page.goto(f"{base}/verify/m/{match.public_id}/")
         page.wait_for_selector("#browser-summary[data-verdict='ok']", timeout=60_000)
         marks = page.locator(".event .browser-status").all_inner_texts()
         assert marks and all(m.strip() == "✓ مطابق" for m in marks), marks
         assert "المباريات" not in " ".join(marks)
+    finally:
+        ctx.close()
+
+
+def test_the_verify_page_dates_are_day_first_without_microseconds(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    creator,
+    users,
+):
+    base = live_site
+    match = elsewhere(play_match, creator, users, "hand", {"players": 2, "rounds": 1})
+    ctx, page = open_as(chromium, base, users[0])
+    try:
+        page.goto(f"{base}/verify/m/{match.public_id}/")
         # Its dates: day first, the month's name, seconds but never microseconds.
-        fixed = page.get_by_test_id("fixed-at").inner_text().strip()
-        seed_at = page.get_by_test_id("seed-at").first.inner_text().strip()
+        fixed = page.locator(".facts time").first.inner_text().strip()
+        seed_at = page.locator(".verify-seeds time").first.inner_text().strip()
         for text in (fixed, seed_at):
             assert ARABIC_DATE.match(text), text
             assert not RAW_TIMESTAMP.search(text), text
-        page.screenshot(path=str(ARTIFACTS / "words-verify-ar.png"), full_page=True)
+        page.goto(f"{base}/verify/")
+        listed = page.locator(f"tr[data-match='{match.public_id}'] time").inner_text().strip()
+        assert ARABIC_DATE.match(listed) and not RAW_TIMESTAMP.search(listed), listed
+        page.screenshot(path=str(ARTIFACTS / "words-verify-log-ar.png"), full_page=True)
+    finally:
+        ctx.close()
+
+
+def arabic_cards(n: int) -> str:
+    """The Arabic words for n cards, by the catalogue's plural rule (the expected text)."""
+    shown = str(n).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    if n == 1:
+        return "ورقة واحدة"
+    if n == 2:
+        return "ورقتان"
+    if 3 <= n % 100 <= 10:
+        return f"{shown} ورقات"
+    return f"{shown} ورقة"
+
+
+def test_a_hand_table_counts_cards_in_arabic_plural_forms(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    base = live_site
+    mona = player(django_user_model, "mona", "منى")
+    ctx, page = open_as(chromium, base, mona)
+    try:
+        create_table(page, base, game="hand", players=2)
+        sit(page, 0)
+        page.get_by_test_id("bot-1").click()
+        page.wait_for_selector("#table-live[data-status='playing']")
+        page.wait_for_selector("[data-testid='backs-1']")
+        backs = page.get_by_test_id("backs-1")
+        shown = backs.locator("b").inner_text().strip()
+        n = int(shown.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")))
+        assert re.fullmatch(r"[٠-٩]+", shown), shown
+        assert backs.get_attribute("aria-label") == arabic_cards(n)
+        stock = page.get_by_test_id("stock").inner_text().strip()
+        left = int(
+            re.search(r"[٠-٩]+", stock).group().translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+        )
+        assert stock == f"الكومة: {arabic_cards(left)}.", stock
+        page.screenshot(path=str(ARTIFACTS / "words-hand-counts-ar.png"), full_page=True)
     finally:
         ctx.close()
