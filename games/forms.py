@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from games.contract import BadOptions
+from sahrat_site import words
 
 
 class TableForm(forms.Form):
@@ -49,7 +50,7 @@ class TableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         levels = [
-            (level, _("%(n)s coins a seat") % {"n": level})
+            (level, _("%(coins)s a seat") % {"coins": words.count("coins", level)})
             for level in settings.WALLET_STAKE_LEVELS
         ]
         self.fields["stake"].choices = [(0, _("free table (no coins; bots welcome)")), *levels]

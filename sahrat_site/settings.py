@@ -169,6 +169,8 @@ AXES_USERNAME_CALLABLE = "accounts.client.axes_username"
 LANGUAGE_CODE = "ar"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Day-first date formats for both languages (sahrat_site/formats/): the admin and every |date.
+FORMAT_MODULE_PATH = ["sahrat_site.formats"]
 LANGUAGE_COOKIE_NAME = "sahrat_language"
 USE_I18N = True
 TIME_ZONE = "Asia/Riyadh"

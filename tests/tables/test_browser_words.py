@@ -282,8 +282,8 @@ def test_a_hand_table_counts_cards_in_arabic_plural_forms(
         sit(page, 0)
         page.get_by_test_id("bot-1").click()
         page.wait_for_selector("#table-live[data-status='playing']")
-        page.wait_for_selector("[data-testid='backs-1']")
-        backs = page.get_by_test_id("backs-1")
+        page.wait_for_selector(".hand-players li[data-seat='1'] .backs")
+        backs = page.locator(".hand-players li[data-seat='1'] .backs")
         shown = backs.locator("b").inner_text().strip()
         n = int(shown.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")))
         assert re.fullmatch(r"[٠-٩]+", shown), shown
