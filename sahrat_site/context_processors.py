@@ -8,6 +8,6 @@ from sahrat_site import digits
 
 
 def digit_style(request: HttpRequest) -> dict[str, str]:
-    """The page's digit style for ``<html data-digits>``: the page's script formats the numbers
+    """The page's digit style for ``<body data-digits>``: the page's script formats the numbers
     it writes itself (countdowns) with Intl.NumberFormat in the same style."""
     return {"digit_style": digits.current()}

@@ -4,7 +4,7 @@ The player chooses it in the profile (accounts.User.digits); with no choice it f
 language (Arabic-Indic in Arabic, Western in English). The style of the request or socket frame
 being drawn is a context variable, set by accounts.middleware for pages and by the table socket
 for its frames, so the template filter (``{{ n|digits }}``), games/rendering.py and the page's
-script (``<html data-digits>``, Intl.NumberFormat) all write the same digits.
+script (``<body data-digits>``, Intl.NumberFormat) all write the same digits.
 """
 
 from __future__ import annotations

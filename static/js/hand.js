@@ -271,9 +271,9 @@ function cardEl(code, stands, tag = "span") {
   return el;
 }
 
-// Numbers in the page's one digit style (the profile's, on <html data-digits>).
+// Numbers in the page's one digit style (the profile's, on <body data-digits>).
 const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
-  numberingSystem: document.documentElement.dataset.digits || "latn",
+  numberingSystem: document.body.dataset.digits || "latn",
   useGrouping: false,
 });
 const num = (v) => (typeof v === "number" ? digitFormat.format(v) : v);

@@ -133,9 +133,9 @@ document.addEventListener("sahrat:send", (e) => {
 // again (docs/protocol.md, the seq rules).
 const received = new WeakMap();
 const synced = new WeakSet();
-// Every number in the page's one digit style (the profile's, on <html data-digits>).
+// Every number in the page's one digit style (the profile's, on <body data-digits>).
 const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
-  numberingSystem: document.documentElement.dataset.digits || "latn",
+  numberingSystem: document.body.dataset.digits || "latn",
   useGrouping: false,
 });
 function tick() {

@@ -142,7 +142,7 @@ def test_the_digit_style_chosen_in_the_profile_applies_to_the_table_and_its_coun
         choose("latn")
         western = shown()
         page.screenshot(path=str(ARTIFACTS / "words-digits-western-ar.png"), full_page=True)
-        assert page.locator("html").get_attribute("data-digits") == "latn"
+        assert page.locator("body").get_attribute("data-digits") == "latn"
         assert re.fullmatch(r"[0-9]+", western["countdown"].strip()), western
         assert western["seat"].strip() == "1" and western["square"].strip() == "5", western
         assert re.fullmatch(r"[0-9]+ ورقات", western["cards"].strip()), western  # 4 or 5 cards
@@ -150,7 +150,7 @@ def test_the_digit_style_chosen_in_the_profile_applies_to_the_table_and_its_coun
         choose("arab")
         arabic = shown()
         page.screenshot(path=str(ARTIFACTS / "words-digits-arabic-ar.png"), full_page=True)
-        assert page.locator("html").get_attribute("data-digits") == "arab"
+        assert page.locator("body").get_attribute("data-digits") == "arab"
         assert re.fullmatch(r"[٠-٩]+", arabic["countdown"].strip()), arabic
         assert arabic["seat"].strip() == "١" and arabic["square"].strip() == "٥", arabic
         assert re.fullmatch(r"[٠-٩]+ ورقات", arabic["cards"].strip()), arabic

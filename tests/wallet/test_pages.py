@@ -108,7 +108,7 @@ def test_admin_shows_accounts_transfers_fees_and_escrow_read_only(host, people, 
     assert accounts.status_code == 200
     assert str(match) in accounts.content.decode()
     fees = client.get(reverse("admin:wallet_fees")).content.decode()
-    assert re.search(r"<td>\d{4}-\d\d-\d\d</td><td>40</td><td>1</td>", fees)
+    assert re.search(r"<td>\d{1,2} [A-Z][a-z]+ \d{4}</td><td>40</td><td>1</td>", fees)  # day first
     t = Transfer.objects.filter(kind=Transfer.Kind.PAYOUT).first()
     change = client.get(reverse("admin:wallet_transfer_change", args=[t.pk]))
     assert change.status_code == 200 and 'name="_save"' not in change.content.decode()
