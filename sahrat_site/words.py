@@ -68,3 +68,14 @@ def count(kind: str, n: int) -> str:
     negative count (a score) takes the form of its size."""
     n = int(n)
     return KINDS[kind](abs(n)) % {"n": digits(n)}
+
+
+# A count that stands for each CLDR plural category (Intl.PluralRules' names) in the languages
+# the site speaks; Arabic's six forms follow the same rule as the catalogue's Plural-Forms.
+_CATEGORY_COUNTS = {"zero": 0, "one": 1, "two": 2, "few": 3, "many": 11, "other": 100}
+
+
+def forms(kind: str) -> dict[str, str]:
+    """The words for each plural category, with ``{n}`` where the number goes: what a page's
+    script needs to count on its own (Intl.PluralRules picks the category)."""
+    return {category: KINDS[kind](n) % {"n": "{n}"} for category, n in _CATEGORY_COUNTS.items()}

@@ -8,6 +8,7 @@ raw timestamp.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -55,3 +56,9 @@ def count(value: Any, kind: str) -> str:
     if value is None or value == "":
         return ""
     return words.count(kind, value)
+
+
+@register.filter(name="plural_forms")
+def plural_forms(kind: str) -> str:
+    """``{{ "points"|plural_forms }}``: the JSON of words.forms, for a data attribute."""
+    return json.dumps(words.forms(kind), ensure_ascii=False)

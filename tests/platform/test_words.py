@@ -202,3 +202,17 @@ def test_no_two_meanings_share_one_entry():
     assert len(keys) == len(set(keys))
     assert ("the browser agrees with the server", "matches") in keys
     assert ("a step of the replay", "Last") in keys
+
+
+def test_a_pages_script_gets_every_plural_form_to_count_on_its_own(arabic):
+    forms = words.forms("points")
+    assert forms == {
+        "zero": "{n} نقطة",
+        "one": "نقطة واحدة",
+        "two": "نقطتان",
+        "few": "{n} نقاط",
+        "many": "{n} نقطة",
+        "other": "{n} نقطة",
+    }
+    html = Template('{{ "points"|plural_forms }}').render(Context({}))
+    assert "{n} نقاط" in html
