@@ -57,7 +57,8 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "language")
+        fields = ("display_name", "language", "digits")
+        widgets = {"digits": forms.RadioSelect}
 
     def clean_display_name(self) -> str:
         return clean_display_name_value(

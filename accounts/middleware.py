@@ -11,6 +11,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from sahrat_site import digits
+
 
 def chosen_language(request: HttpRequest) -> str:
     """The signed-in player's profile language, else the switch's cookie, else Arabic."""
@@ -29,4 +31,10 @@ class ProfileLanguageMiddleware:
         language = chosen_language(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
-        return self.get_response(request)
+        # The digits every number of this page is written in (the profile's choice, else the
+        # language's); the response is rendered inside, so templates and rendering.py see it.
+        token = digits.activate(digits.style_of(getattr(request, "user", None), language))
+        try:
+            return self.get_response(request)
+        finally:
+            digits.reset(token)

@@ -20,9 +20,18 @@ class User(AbstractUser):
         ARABIC = "ar", "العربية"
         ENGLISH = "en", "English"
 
+    class Digits(models.TextChoices):
+        # Unicode's numbering-system names (sahrat_site/digits.py); blank: as the language reads.
+        BY_LANGUAGE = "", _("as my language (Arabic-Indic in Arabic, Western in English)")
+        ARABIC = "arab", _("Arabic-Indic (١٢٣)")
+        WESTERN = "latn", _("Western (123)")
+
     display_name = models.CharField(_("display name"), max_length=DISPLAY_NAME_MAX)
     language = models.CharField(
         _("language"), max_length=5, choices=Language.choices, default=Language.ARABIC
+    )
+    digits = models.CharField(
+        _("digits"), max_length=4, choices=Digits.choices, default=Digits.BY_LANGUAGE, blank=True
     )
     # The username folded for comparison (accounts/names.py). Unique in the database, so "Sara",
     # "SARA" and a Cyrillic "Ѕаrа" cannot all be created, even by sign-ups racing each other.

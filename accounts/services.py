@@ -34,14 +34,20 @@ def user_create(
 
 
 @transaction.atomic
-def user_update_profile(*, user: User, display_name: str, language: str) -> None:
-    """Save a player's display name and language."""
+def user_update_profile(
+    *, user: User, display_name: str, language: str, digits: str | None = None
+) -> None:
+    """Save a player's display name, language and digit style (None keeps the style)."""
     if language not in User.Language.values:
         raise ValueError(language)
+    if digits is not None and digits not in User.Digits.values:
+        raise ValueError(digits)
     locked = User.objects.select_for_update().get(pk=user.pk)
     locked.display_name, locked.language = display_name, language
-    locked.save(update_fields=["display_name", "language"])
-    user.display_name, user.language = display_name, language
+    if digits is not None:
+        locked.digits = digits
+    locked.save(update_fields=["display_name", "language", "digits"])
+    user.display_name, user.language, user.digits = display_name, language, locked.digits
 
 
 @transaction.atomic

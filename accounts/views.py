@@ -52,6 +52,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             user=user,
             display_name=form.cleaned_data["display_name"],
             language=form.cleaned_data["language"],
+            digits=form.cleaned_data["digits"],
         )
         translation.activate(user.language)
         messages.success(request, _("Your profile is saved."))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import services
 from games.models import ChatMessage, Majlis, Match, MatchAction, MatchSeed, Seat, Table
@@ -115,7 +116,8 @@ class MatchAdmin(admin.ModelAdmin):
             if not match.over:
                 services.match_abort(match_id=match.pk)
                 done += 1
-        self.message_user(request, _("%(n)d matches aborted.") % {"n": done}, messages.SUCCESS)
+        words = ngettext("%(n)d match aborted.", "%(n)d matches aborted.", done) % {"n": done}
+        self.message_user(request, words, messages.SUCCESS)
 
 
 @admin.register(ChatMessage)

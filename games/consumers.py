@@ -17,6 +17,7 @@ from games import presence, rendering, selectors, services, snapshots
 from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
+from sahrat_site import digits
 from sahrat_site.sockets import SahratConsumer
 
 # Every database call of a table socket is one self-contained service or read with its own
@@ -139,7 +140,8 @@ class TableConsumer(MajlisConsumer):
         kind = payload.get("type")
         if kind == "state":
             state = {k: v for k, v in payload.items() if k != "type"}
-            await self.send(text_data=rendering.state_fragment(state, self.language))
+            style = digits.style_of(self.user, self.language)
+            await self.send(text_data=rendering.state_fragment(state, self.language, style))
         elif kind == "error":
             await self.send(text_data=rendering.error_fragment(str(payload.get("message", ""))))
         # hello and pong have nothing to show on the page

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from games.contract import BadOptions
+from sahrat_site import words
 
 GAME_CHOICES = [("hand", _("Hand")), ("jakaro", _("Jakaro"))]
 PLAYER_COUNTS = (2, 3, 4)
@@ -82,7 +83,8 @@ def _players_select() -> GameSelect:
 
 def _stake_choices() -> list[tuple[int, Any]]:
     levels = [
-        (level, _("%(n)s coins a seat") % {"n": level}) for level in settings.WALLET_STAKE_LEVELS
+        (level, _("%(coins)s a seat") % {"coins": words.count("coins", level)})
+        for level in settings.WALLET_STAKE_LEVELS
     ]
     return [(0, _("free table (no coins; bots welcome)")), *levels]
 

@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.registry import NAMES
 
@@ -36,7 +37,7 @@ class Majlis(models.Model):
     description = models.CharField(_("description"), max_length=200, blank=True)
     # {"hand": {...options...}, "jakaro": {...}}: what the create form starts from.
     default_options = models.JSONField(_("default options"), default=dict, blank=True)
-    active = models.BooleanField(_("open"), default=True)
+    active = models.BooleanField(pgettext_lazy("a majlis accepting tables", "open"), default=True)
     order = models.PositiveIntegerField(_("order"), default=0)
 
     class Meta:
@@ -56,21 +57,30 @@ class Table(models.Model):
         PLAYING = "playing", _("playing")
         CLOSED = "closed", _("closed")
 
-    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
-    majlis = models.ForeignKey(Majlis, on_delete=models.PROTECT, related_name="tables")
+    public_id = models.CharField(_("id"), max_length=32, unique=True, default=new_public_id)
+    majlis = models.ForeignKey(
+        Majlis, on_delete=models.PROTECT, related_name="tables", verbose_name=_("majlis")
+    )
     game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
     options = models.JSONField(_("options"))
     private = models.BooleanField(_("private"), default=False)
-    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    invite_token = models.CharField(
+        _("invite token"), max_length=32, unique=True, default=new_invite_token
+    )
     # Coins each seat puts in the pot; 0 is a free table (bots may sit). The wallet issue adds
     # the escrow; nothing else about the table changes with a stake.
     stake = models.PositiveIntegerField(_("stake"), default=0)
     turn_seconds = models.PositiveIntegerField(_("turn time (s)"))
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created"
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tables_created",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # Bumped by every change to the table's chat (a line posted, a line hidden), so the chat
     # lines a broadcast carries are read once per change of the chat, not once per move
     # (games.selectors.chat_lines caches them under this number).
@@ -99,22 +109,29 @@ class Seat(models.Model):
     """A chair at a table: a player, a bot, or empty. A player who leaves a free table for too
     long is replaced by a bot (``bot_playing``) and keeps the right to take the seat back."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    number = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        verbose_name=_("player"),
     )
-    is_bot = models.BooleanField(default=False)  # a bot sat here from the start
-    bot_playing = models.BooleanField(default=False)  # a bot plays for the absent player
-    left = models.BooleanField(default=False)  # coin tables: the player's seat is marked as left
+    is_bot = models.BooleanField(_("bot"), default=False)  # a bot sat here from the start
+    # A bot plays for the absent player.
+    bot_playing = models.BooleanField(_("a bot plays for the player"), default=False)
+    # Coin tables: the player's seat is marked as left.
+    left = models.BooleanField(pgettext_lazy("a seat whose player left", "left"), default=False)
     # Sockets its player has open to the table (the sum of their Presence rows).
-    connected = models.PositiveSmallIntegerField(default=0)
-    away_since = models.DateTimeField(null=True, blank=True)  # the last socket closed then
-    ready = models.BooleanField(default=False)  # for the next match at this table
+    connected = models.PositiveSmallIntegerField(_("open sockets"), default=0)
+    away_since = models.DateTimeField(
+        _("away since"), null=True, blank=True
+    )  # the last socket closed then
+    ready = models.BooleanField(_("ready"), default=False)  # for the next match at this table
 
     class Meta:
         ordering = ("table", "number")
@@ -187,27 +204,35 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
-    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="matches")
-    number = models.PositiveIntegerField(default=1)  # 1, 2, ... at this table
-    game = models.CharField(max_length=16, choices=GAME_CHOICES)
-    options = models.JSONField()
-    commitment = models.CharField(max_length=64)
+    public_id = models.CharField(_("id"), max_length=32, unique=True, default=new_public_id)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="matches", verbose_name=_("table")
+    )
+    number = models.PositiveIntegerField(
+        _("number at its table"), default=1
+    )  # 1, 2, ... at this table
+    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    options = models.JSONField(_("options"))
+    commitment = models.CharField(_("commitment"), max_length=64)
     # Hex; never leaves the server before the match ends or is aborted (``revealed_at``).
-    secret = models.CharField(max_length=64)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    seq = models.PositiveIntegerField(default=0)  # actions logged so far
-    deadline = models.DateTimeField(null=True, blank=True)  # when the due action is played
+    secret = models.CharField(_("secret"), max_length=64)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING
+    )
+    seq = models.PositiveIntegerField(_("actions logged"), default=0)  # actions logged so far
+    deadline = models.DateTimeField(
+        _("deadline"), null=True, blank=True
+    )  # when the due action is played
     # When the countdown task already queued for this match fires (None: none queued). A new
     # deadline at or after it needs no task of its own: that one re-queues itself for the
     # deadline (games.services._schedule), so a person's move sends no task at all.
     timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
-    outcome = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    revealed_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(_("outcome"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    revealed_at = models.DateTimeField(_("revealed at"), null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
@@ -234,11 +259,15 @@ class MatchSeed(models.Model):
     """A seed a player's browser made for one match, sent with the sit-down (or the "ready" for
     the next match at the table), after the commitment was shown. Bots add none."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seeds")
-    seat = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=128)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
-    at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seeds", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    seed = models.CharField(_("seed"), max_length=128)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("player")
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
         ordering = ("match", "seat")
@@ -259,12 +288,16 @@ class MatchAction(models.Model):
         TIMEOUT = "timeout", _("time-out")
         SERVER = "server", _("server")
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="actions")
-    seq = models.PositiveIntegerField()  # 1, 2, ...
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None: the server's own
-    action = models.CharField(max_length=200)
-    by = models.CharField(max_length=8, choices=By.choices)
-    at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="actions", verbose_name=_("match")
+    )
+    seq = models.PositiveIntegerField(_("number"))  # 1, 2, ...
+    seat = models.PositiveSmallIntegerField(
+        _("seat"), null=True, blank=True
+    )  # None: the server's own
+    action = models.CharField(_("action"), max_length=200)
+    by = models.CharField(_("by"), max_length=8, choices=By.choices)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
         ordering = ("match", "seq")
@@ -279,11 +312,15 @@ class MatchAction(models.Model):
 class ChatMessage(models.Model):
     """A line of table chat, or of one team's chat (``team`` set)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
-    team = models.PositiveSmallIntegerField(null=True, blank=True)
-    text = models.CharField(max_length=200)
-    at = models.DateTimeField(auto_now_add=True)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, verbose_name=_("player")
+    )
+    team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
+    text = models.CharField(_("text"), max_length=200)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
     hidden = models.BooleanField(_("hidden by staff"), default=False)
 
     class Meta:

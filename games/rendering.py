@@ -25,9 +25,11 @@ from django.utils import translation
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 import games
+from sahrat_site import digits as digit_style
+from sahrat_site import words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
@@ -93,7 +95,71 @@ def game_name(game: str) -> str:
 
 
 def turn_words(seconds: int) -> str:
-    return _("%(s)s s a turn") % {"s": seconds}
+    return _("%(seconds)s a turn") % {"seconds": words.count("seconds", seconds)}
+
+
+def names_words(names: list[str]) -> str:
+    """Several names as a sentence says them: «سارة وعلي», "Sara, Ali and Mona" (never a Latin
+    «&» in Arabic text)."""
+    names = [str(n) for n in names]
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    head = pgettext("between names in a list", ", ").join(names[:-1])
+    return pgettext("the last two names of a list", "%(a)s and %(b)s") % {"a": head, "b": names[-1]}
+
+
+def bot_label(index: int | None) -> str:
+    """A bot's name at a table: «لاعب آلي» alone, «لاعب آلي ١», «لاعب آلي ٢» when several sit at
+    one table (``index`` counts the bots in seat order from 1; None when there is only one)."""
+    if index is None:
+        return _("bot")
+    return _("bot %(n)s") % {"n": _digits(index)}
+
+
+def bot_indexes(seats: list[Any], is_bot: Any) -> dict[int, int | None]:
+    """Position -> the index ``bot_label`` takes, for every bot among ``seats``."""
+    bots = [i for i, s in enumerate(seats) if is_bot(s)]
+    if len(bots) < 2:
+        return dict.fromkeys(bots)
+    return {i: k + 1 for k, i in enumerate(bots)}
+
+
+PLACE_WORDS = {
+    1: gettext_lazy("first place"),
+    2: gettext_lazy("second place"),
+    3: gettext_lazy("third place"),
+    4: gettext_lazy("fourth place"),
+}
+
+
+def place_words(place: int, shared: bool) -> str:
+    """«المركز الأول», or «تعادل على المركز الأول» when several share it."""
+    words_ = PLACE_WORDS.get(int(place))
+    text = str(words_) if words_ else _("place %(n)s") % {"n": _digits(place)}
+    return _("tied for %(place)s") % {"place": text} if shared else text
+
+
+SHARE_WORDS = {
+    "1": gettext_lazy("the whole pot"),
+    "1/2": gettext_lazy("half the pot"),
+    "1/3": gettext_lazy("a third of the pot"),
+    "2/3": gettext_lazy("two thirds of the pot"),
+    "1/4": gettext_lazy("a quarter of the pot"),
+    "3/4": gettext_lazy("three quarters of the pot"),
+}
+
+
+def share_words(share: str) -> str:
+    """A seat's part of a coin table's pot in words («نصف الجائزة»); nothing for no part."""
+    share = str(share).strip()
+    if share in ("", "0"):
+        return ""
+    known = SHARE_WORDS.get(share)
+    if known:
+        return str(known)
+    return _("%(share)s of the pot") % {"share": f"\u2066{_digits(share)}\u2069"}
 
 
 # --------------------------------------------------------------------------------- the lobby
@@ -102,9 +168,11 @@ def turn_words(seconds: int) -> str:
 def lobby_row(table: Any) -> dict[str, Any]:
     """One table of the lobby's list (a ``Table`` with its seats prefetched)."""
     seats = []
-    for seat in table.seats.all():
+    rows = list(table.seats.all())
+    bots = bot_indexes(rows, lambda s: s.is_bot)
+    for i, seat in enumerate(rows):
         if seat.is_bot:
-            seats.append({"label": _("bot"), "bot": True, "empty": False})
+            seats.append({"label": bot_label(bots[i]), "bot": True, "empty": False})
         elif seat.user_id is not None:
             name = seat.user.display_name or seat.user.username
             seats.append({"label": name, "bot": False, "empty": False})
@@ -150,10 +218,11 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
     you = state["you"]["seat"]
     turn = view.get("turn") if state["match"]["status"] == "playing" else None
     rows = []
-    for seat in state["table"]["seats"]:
+    bots = bot_indexes(state["table"]["seats"], lambda s: s["bot"])
+    for i, seat in enumerate(state["table"]["seats"]):
         n = seat["number"]
         if seat["bot"]:
-            label = _("bot")
+            label = bot_label(bots[i])
         elif seat["name"]:
             label = seat["name"]
         else:
@@ -180,7 +249,7 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
 def _named(seats: list[dict[str, Any]], number: int) -> str:
     row = next((s for s in seats if s["number"] == number), None)
     if row is None or row["empty"]:
-        return _("seat %(n)s") % {"n": number + 1}
+        return _("seat %(n)s") % {"n": _digits(number + 1)}
     return row["label"]
 
 
@@ -196,6 +265,10 @@ def _outcome(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> lis
     taken = [r["place"] for r in rows]
     for r in rows:
         r["shared"] = len(r["names"]) > 1 or taken.count(r["place"]) > 1
+        # In words: «تعادل على المركز الأول: سارة وعلي», a coin table's part of the pot.
+        r["place_words"] = place_words(r["place"], r["shared"])
+        r["names_words"] = names_words(r["names"])
+        r["share_words"] = share_words(r["share"]) if "," not in r["share"] else ""
     return rows
 
 
@@ -272,14 +345,17 @@ def _jakaro_pos(pos: int, start: int) -> str:
     if pos < 0:
         return _("in base")
     if pos >= 76:
-        return _("home %(n)s") % {"n": pos - 75}
-    return _("square %(n)s (%(k)s from start)") % {"n": pos, "k": (pos - start) % 76}
+        return _("home %(n)s") % {"n": _digits(pos - 75)}
+    return _("square %(n)s (%(k)s from start)") % {
+        "n": _digits(pos),
+        "k": _digits((pos - start) % 76),
+    }
 
 
 def _marble(token: str, actor: int, seats: list[dict[str, Any]]) -> str:
     """``m2`` -> "marble 3"; ``1:m0`` -> "Sara's marble 1" (a marble of another seat)."""
     owner, _sep, m = token.rpartition(":")
-    number = int(m[1:]) + 1 if m[1:].isdigit() else m
+    number = _digits(int(m[1:]) + 1) if m[1:].isdigit() else m
     if owner and owner.isdigit() and int(owner) != actor:
         return _("marble %(m)s of %(name)s") % {"m": number, "name": _named(seats, int(owner))}
     return _("marble %(m)s") % {"m": number}
@@ -299,7 +375,7 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
             return _("%(card)s: %(marble)s forward %(n)s") % {
                 "card": card,
                 "marble": _marble(rest[0], actor, seats),
-                "n": rest[1],
+                "n": _digits(rest[1]),
             }
         if kind == "move" and len(rest) == 1:
             return _("%(card)s: %(marble)s forward") % {
@@ -315,9 +391,9 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
             return _("%(card)s: %(a)s forward %(x)s, then %(b)s forward %(y)s") % {
                 "card": card,
                 "a": _marble(rest[0], actor, seats),
-                "x": rest[1],
+                "x": _digits(rest[1]),
                 "b": _marble(rest[2], actor, seats),
-                "y": rest[3],
+                "y": _digits(rest[3]),
             }
         if kind == "swap" and len(rest) == 2:
             return _("%(card)s: swap %(a)s with %(b)s") % {
@@ -382,13 +458,12 @@ FACE_RANKS = {
     "Q": pgettext_lazy("card face", "Queen"),
     "J": pgettext_lazy("card face", "Jack"),
 }
-ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 
 
 def _digits(n: int | str) -> str:
-    """A number in the page language's digits (Arabic-Indic in Arabic)."""
-    text = str(n)
-    return text.translate(ARABIC_DIGITS) if translation.get_language() == "ar" else text
+    """A number (or a text's numbers) in the viewer's digits (the profile's choice, else the
+    language's: sahrat_site/digits.py), as every page writes them."""
+    return digit_style.digits(n)
 
 
 def _cell(k: int) -> tuple[float, float]:
@@ -434,6 +509,18 @@ def _team_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def _in_digits(words_of: Any) -> Any:
+    """A word function whose text (numbers in the catalogue's words included) is written in the
+    viewer's digits."""
+
+    @functools.wraps(words_of)
+    def wrapped(*args: Any, **kwargs: Any) -> str:
+        return _digits(words_of(*args, **kwargs))
+
+    return wrapped
+
+
+@_in_digits
 def _marble_words(colour: int, pos: int) -> str:
     marble = str(COLOUR_WORDS[colour])
     if pos < 0:
@@ -456,7 +543,9 @@ def _face(card: str) -> dict[str, Any]:
     if r in FACE_RANKS:
         item["face"] = f"{FACE_RANKS[r]}: {does}"
     else:
-        item["face"] = str(does) if does else _("%(n)s forward") % {"n": _digits(r)}
+        item["face"] = str(does) if does else _("%(n)s forward") % {"n": r}
+    # The catalogue writes the faces' numbers in Arabic-Indic: the viewer's digits win.
+    item["face"] = _digits(item["face"])
     return item
 
 
@@ -624,6 +713,7 @@ def _jakaro_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | N
         "last_marbles": _last_marbles(last),
         "winner": winner,
         "winners": winners,
+        "winners_words": names_words(winners) if winners else "",
         "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
         "stuck": stuck,
         "stuck_why": _stuck_words(help_["why"]) if stuck else [],
@@ -706,12 +796,12 @@ def hand_label(action: str) -> str:
     if kind == "off" and len(parts) >= 3:
         return _("Lay off %(cards)s on meld %(n)s") % {
             "cards": pretty_cards(" ".join(parts[2:])),
-            "n": parts[1],
+            "n": _digits(parts[1]),
         }
     if kind == "swap" and len(parts) >= 3:
         return _("Swap %(cards)s for the joker of meld %(n)s") % {
             "cards": pretty_cards(" ".join(parts[2:])),
-            "n": parts[1],
+            "n": _digits(parts[1]),
         }
     return pretty_cards(action)
 
@@ -807,10 +897,12 @@ def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
 
 
 def _ltr(n: int) -> str:
-    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−.
-    return f"\u2066{n}\u2069"
+    # A score in right-to-left text: isolated left-to-right so −30 does not read 30−; in the
+    # viewer's digits like every number.
+    return f"\u2066{_digits(n)}\u2069"
 
 
+@_in_digits
 def _hand_score_words(view: dict[str, Any], seat: int) -> str:
     """Why a seat scored what it did this round (rules §8): going out, «هاند», never opened, or
     the cards left, with the «هاند» doubling spelled out."""
@@ -848,6 +940,7 @@ def _hand_value(card: str) -> int:
     return 10 if rank in ("J", "Q", "K") else int(rank)
 
 
+@_in_digits
 def _threshold_words(view: dict[str, Any], you: int | None) -> str:
     """Which rule sets this seat's opening threshold (rules §4), from the view alone."""
     openings = view.get("openings") or []
@@ -990,6 +1083,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     }
 
 
+@_in_digits
 def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
     """An easy table's hint as one tap: «انزل هذه الثلاث: ٥٧ نقطة»."""
     melds = action.removeprefix("lay ").count("|") + 1
@@ -1003,6 +1097,48 @@ def hand_hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
     return _("Lay these %(n)s melds") % {"n": melds}
 
 
+def hand_action_words(action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """A logged Hand action in words, the server's own included (the replay, the Verify page)."""
+    text = action.strip()
+    if text == "deal":
+        return _("Deal the next round")
+    if text == "timeout":
+        return _("Time ran out: the turn was played for them")
+    return hand_label(text)
+
+
+def jakaro_action_words(action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """A logged Jakaro action in words (the same as the table's last move)."""
+    if action.strip() == "timeout":
+        return _("Time ran out: the turn was played for them")
+    return jakaro_label(action, seat if seat is not None else -1, seats)
+
+
+def event_words(purpose: str) -> str:
+    """A random event's purpose (``deal/2``, ``reshuffle/1/1``, ``burn/3``) in words."""
+    parts = purpose.split("/")
+    n = [_digits(p) for p in parts[1:]]
+    if parts[0] == "deal" and len(n) == 1:
+        return _("The cards are shuffled and dealt (deal %(n)s)") % {"n": n[0]}
+    if parts[0] == "reshuffle" and len(n) == 2:
+        return _("The fire pile is shuffled into a new stock (round %(r)s, time %(k)s)") % {
+            "r": n[0],
+            "k": n[1],
+        }
+    if parts[0] == "burn" and len(n) == 1:
+        return _("A Ten burns a random card (burn %(n)s)") % {"n": n[0]}
+    return purpose
+
+
+# A logged action in words, by game (the Verify page's replay and action log).
+ACTION_WORDS = {"hand": hand_action_words, "jakaro": jakaro_action_words}
+
+
+def action_words(game: str, action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    words_of = ACTION_WORDS.get(game)
+    return words_of(action, seat, seats) if words_of else pretty_cards(action)
+
+
 GAME_VIEWS = {"hand": _hand_view, "jakaro": _jakaro_view}
 # A finished match's recap in words (Game.recap; Hand has none: its round's end shows every hand).
 GAME_RECAPS = {"jakaro": _jakaro_recap}
@@ -1011,9 +1147,10 @@ GAME_RECAPS = {"jakaro": _jakaro_recap}
 # --------------------------------------------------------------------------------- socket frames
 
 
-def state_fragment(state: dict[str, Any], lang: str) -> str:
-    """The HTML-mode frame for a state: the live table and the chat, each swapped by id."""
-    with translation.override(lang):
+def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
+    """The HTML-mode frame for a state: the live table and the chat, each swapped by id, in the
+    viewer's language and digit style (sahrat_site/digits.py)."""
+    with translation.override(lang), digit_style.override(style):
         ctx = table_context(state)
         ctx["oob"] = True
         return render_to_string("games/_table_live.html", ctx) + render_to_string(

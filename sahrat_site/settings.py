@@ -95,7 +95,10 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "sahrat_site.context_processors.digit_style",
             ],
+            # The digits and dates filters on every page without a {% load %} each.
+            "builtins": ["sahrat_site.templatetags.sahrat"],
         },
     },
 ]
@@ -194,6 +197,8 @@ PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(60 * 6
 LANGUAGE_CODE = "ar"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Day-first date formats for both languages (sahrat_site/formats/): the admin and every |date.
+FORMAT_MODULE_PATH = ["sahrat_site.formats"]
 LANGUAGE_COOKIE_NAME = "sahrat_language"
 USE_I18N = True
 TIME_ZONE = "Asia/Riyadh"

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games import rendering
+from sahrat_site.digits import digits
 from verify import audit, fairness, selectors
 
 MAX_PASTE = 20_000  # characters of a pasted secret/seeds form
@@ -63,8 +64,19 @@ def match(request: HttpRequest, match_id: str) -> HttpResponse:
             "seeds_key": rendering.SEEDS_KEY,
         }
     )
+    # The action log in words beside the canonical text an auditor compares (seats by number:
+    # no seat list, so every seat is «المقعد N»).
+    seat_of = {}
+    for a in data.get("actions") or []:
+        a.words = rendering.action_words(found.game, a.action, a.seat, [])
+        seat_of[a.seq] = a.seat
     for event in data["events"]:
         event["label"] = _event_label(event)
+        event["words"] = rendering.event_words(event["purpose"])
+        if event.get("action"):
+            event["action_words"] = rendering.action_words(
+                found.game, event["action"], seat_of.get(event["seq"]), []
+            )
     return render(request, "verify/match.html", data)
 
 
@@ -135,7 +147,7 @@ def _replay_context(found, data: dict) -> dict:
     seats = [
         {
             "number": n,
-            "label": data["names"].get(n) or _("seat %(n)s") % {"n": n + 1},
+            "label": data["names"].get(n) or _("seat %(n)s") % {"n": digits(n + 1)},
             "empty": False,
         }
         for n in range(players)
@@ -156,7 +168,7 @@ def _replay_context(found, data: dict) -> dict:
     action = data["action"]
     action_words = None
     if action is not None:
-        action_words = rendering.pretty_cards(action.action)
+        action_words = rendering.action_words(found.game, action.action, action.seat, seats)
     return {
         "match": found,
         "game_name": rendering.game_name(found.game),
@@ -170,7 +182,7 @@ def _replay_context(found, data: dict) -> dict:
         "game_view": table_view,
         "game_template": f"games/views/{found.game}.html",
         "hands": hands,
-        "events": data["events"],
+        "events": [{**e, "words": rendering.event_words(e["purpose"])} for e in data["events"]],
     }
 
 

@@ -44,7 +44,7 @@ class Account(models.Model):
         verbose_name=_("match"),
     )
     balance = models.BigIntegerField(_("balance"), default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ("kind", "pk")

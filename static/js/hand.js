@@ -271,8 +271,28 @@ function cardEl(code, stands, tag = "span") {
   return el;
 }
 
+// Numbers in the page's one digit style (the profile's, on <body data-digits>).
+const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  numberingSystem: document.body.dataset.digits || "latn",
+  useGrouping: false,
+});
+const num = (v) => (typeof v === "number" ? digitFormat.format(v) : v);
+const pluralRules = new Intl.PluralRules(document.documentElement.lang || undefined);
+// "{n} points" in the plural form the page's language takes for n (the six Arabic forms come
+// from the catalogue, JSON in a data attribute: sahrat_site/words.py forms()).
+function counted(name, n) {
+  let forms = {};
+  try {
+    forms = JSON.parse(word(name) || "{}");
+  } catch {
+    forms = {};
+  }
+  const text = forms[pluralRules.select(n)] || forms.other || "{n}";
+  return text.replaceAll("{n}", num(n));
+}
+
 function fill(text, values) {
-  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll("{" + k + "}", v), text);
+  return Object.entries(values).reduce((t, [k, v]) => t.replaceAll("{" + k + "}", num(v)), text);
 }
 
 /** The cards on screen: staged ones hidden, selected ones raised, pending ones dimmed. */
@@ -376,7 +396,7 @@ function renderStaging() {
     for (const [c, s] of m.tokens) fan.append(cardEl(c, s));
     const pts = document.createElement("span");
     pts.className = "muted";
-    pts.textContent = m.ok ? String(m.points) : "?";
+    pts.textContent = m.ok ? num(m.points) : "?";
     const back = document.createElement("button");
     back.type = "button";
     back.className = "chip";
@@ -387,7 +407,7 @@ function renderStaging() {
   });
   const check = layCheck();
   const sum = box.querySelector(".sum");
-  let text = fill(word("wSum"), { p: check.sum });
+  let text = fill(word("wSum"), { points: counted("wPoints", check.sum) });
   if (!opened() && view().threshold) text += " · " + fill(word("wNeed"), { n: view().threshold });
   // At an easy table, why "Lay down" is not offered yet, in words (a strict table lets it go).
   if (!strict() && check.why) text += " — " + check.why;

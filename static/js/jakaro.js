@@ -481,7 +481,7 @@ setInterval(() => {
   const bar = document.getElementById("jk-time-left");
   const count = document.querySelector("#table-live .table-head .countdown");
   if (!bar || !count) return;
-  const left = Number(count.textContent) || 0;
+  const left = Number(count.dataset.left) || 0;
   const live = document.getElementById("table-live");
   const key = live ? live.dataset.seq : "";
   if (key !== timeFor || left > timeFull) {

@@ -133,12 +133,19 @@ document.addEventListener("sahrat:send", (e) => {
 // again (docs/protocol.md, the seq rules).
 const received = new WeakMap();
 const synced = new WeakSet();
+// Every number in the page's one digit style (the profile's, on <body data-digits>).
+const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  numberingSystem: document.body.dataset.digits || "latn",
+  useGrouping: false,
+});
 function tick() {
   for (const el of document.querySelectorAll("[data-deadline]")) {
     if (!received.has(el)) received.set(el, Date.now());
     const left =
       Date.parse(el.dataset.deadline) - Date.parse(el.dataset.now) - (Date.now() - received.get(el));
-    el.textContent = String(Math.max(0, Math.ceil(left / 1000)));
+    const seconds = Math.max(0, Math.ceil(left / 1000));
+    el.dataset.left = String(seconds);
+    el.textContent = digitFormat.format(seconds);
     el.classList.toggle("late", left < 5000);
     if (left < -5000 && !synced.has(el) && el.closest("#table-live .table-head")) {
       synced.add(el);

@@ -125,7 +125,13 @@ def test_email_backend_comes_from_the_environment(monkeypatch):
     import sahrat_site.settings as live
 
     def settings_with(**env):
-        for key in ("SAHRAT_ENV", "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT"):
+        for key in (
+            "SAHRAT_ENV",
+            "SAHRAT_FAST_PASSWORDS",
+            "EMAIL_BACKEND",
+            "EMAIL_HOST",
+            "EMAIL_PORT",
+        ):
             monkeypatch.delenv(key, raising=False)
         for key, value in env.items():
             monkeypatch.setenv(key, value)

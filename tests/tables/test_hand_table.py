@@ -36,6 +36,9 @@ from tests.tables.test_browser_tables import (
     wait_seq,
 )
 
+# The pages write numbers in the viewer's digits (Arabic-Indic in Arabic): read them as 0-9.
+WESTERN = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -170,8 +173,10 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert cards.get_by_role("button", name="جوكر أحمر").get_attribute("data-card") == "JK1"
         assert a.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert two_rows_at_most(a)
-        assert "52" in a.get_by_test_id("threshold").inner_text()  # Ali opened with 51
-        why = a.get_by_test_id("threshold").inner_text()
+        assert "52" in a.get_by_test_id("threshold").inner_text().translate(
+            WESTERN
+        )  # Ali opened with 51
+        why = a.get_by_test_id("threshold").inner_text().translate(WESTERN)
         assert "51 + 1" in why  # the Saudi rule in words: Ali's opening + 1
         assert b.get_by_test_id("opened-1").count() == 1
         shot(a, "1-dealt-ar")
@@ -212,7 +217,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         # Stage two melds; the joker asks whether it is the 8 or the Jack of clubs.
         select(a, "KS", "KH", "KD")
         a.get_by_test_id("stage").click()
-        first = a.get_by_test_id("staged-sum").inner_text()
+        first = a.get_by_test_id("staged-sum").inner_text().translate(WESTERN)
         assert "30" in first and "أقل من حد النزول" in first  # 30 of 52: the easy table says why
         assert a.get_by_test_id("lay").is_disabled()
         select(a, "9C", "10C", "JK1")
@@ -223,7 +228,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert sorted(choices) == ["8C", "JC"]
         shot(a, "2-joker-picker-ar")
         picker.locator("[data-pick='JC']").click()
-        total = a.get_by_test_id("staged-sum").inner_text()
+        total = a.get_by_test_id("staged-sum").inner_text().translate(WESTERN)
         assert "59" in total and "52" in total  # 30 + 29, against the threshold
         assert "KS" not in my_cards(a) and "JK1" not in my_cards(a)
         shot(a, "3-staged-opening-ar")
@@ -311,8 +316,8 @@ def test_a_strict_table_refuses_an_opening_below_the_threshold_in_words_and_keep
         assert page.get_by_test_id("hints").count() == 0  # a strict table gives none
         select(page, "2S", "2H", "2D")
         page.get_by_test_id("stage").click()
-        assert "6" in page.get_by_test_id("staged-sum").inner_text()
-        assert "51" in page.get_by_test_id("staged-sum").inner_text()
+        assert "6" in page.get_by_test_id("staged-sum").inner_text().translate(WESTERN)
+        assert "51" in page.get_by_test_id("staged-sum").inner_text().translate(WESTERN)
         assert page.get_by_test_id("lay").is_enabled()  # the strict table lets it go
         page.get_by_test_id("lay").click()
         refusal = page.get_by_test_id("hand-refusal")
@@ -391,16 +396,20 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         a.get_by_test_id("throw").click()
         recap = b.get_by_test_id("recap")
         recap.wait_for()
-        assert "-30" in recap.inner_text() and "14" in recap.inner_text()
+        assert "-30" in recap.inner_text().translate(
+            WESTERN
+        ) and "14" in recap.inner_text().translate(WESTERN)
         shot(b, "8-round-recap-ar-desktop")
         b.wait_for_function(
             "() => JSON.parse(document.getElementById('hand-view').textContent).view.round === 2"
         )
         kept = b.locator("#hand-recap-kept")
-        assert kept.count() == 1 and "-30" in kept.inner_text()
+        assert kept.count() == 1 and "-30" in kept.inner_text().translate(WESTERN)
         b.get_by_test_id("score-sheet").locator("summary").click()
         sheet = b.get_by_test_id("score-sheet")
-        assert "-30" in sheet.inner_text() and "14" in sheet.inner_text()
+        assert "-30" in sheet.inner_text().translate(
+            WESTERN
+        ) and "14" in sheet.inner_text().translate(WESTERN)
         shot(b, "9-score-sheet-ar-desktop")
         kept.locator("[data-close-recap]").click()
         assert b.locator("#hand-recap-kept").count() == 0
@@ -434,7 +443,11 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         assert link == f"/verify/{match.public_id}/"
         a.get_by_test_id("score-sheet").locator("summary").click()
         assert (
-            a.get_by_test_id("score-sheet").locator("tbody tr").first.inner_text().split()[-1]
+            a.get_by_test_id("score-sheet")
+            .locator("tbody tr")
+            .first.inner_text()
+            .translate(WESTERN)
+            .split()[-1]
             == "5"
         )
         shot(a, "10-match-end-en")

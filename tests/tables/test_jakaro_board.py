@@ -268,7 +268,7 @@ def test_the_end_screen_tells_a_burn_and_a_discard_and_nothing_before_the_end(
         "ar": [
             "لاعب 0 — 10♠: احرق ورقة من اللاعب التالي (احترقت {b} من يد لاعب 1)",
             "لاعب 1 — ارمِ {t} (لا حركة ممكنة)",
-            "لاعب 0 — 3♠: الكرة 4 للأمام",
+            "لاعب 0 — 3♠: الكرة ٤ للأمام",  # the page's digits (Arabic-Indic in Arabic)
         ],
     }
     for lang, lines in expect.items():

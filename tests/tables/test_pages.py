@@ -46,7 +46,7 @@ def test_the_lobby_lists_a_created_table_with_its_options_in_words(creator, user
     assert hidden.public_id not in page  # private tables are not listed
     for words in ("هاند سعودي", "شراكة", "صارم", "أربعة لاعبين", "لاعبان", "لاعب آلي", "لاعب 0"):
         assert words in page, words
-    assert "15 ث" in page or "15" in page  # the turn time
+    assert "١٥ ثانية للدور" in page  # the turn time, in words and the page's digits
 
     english = client_for(users[3], "en").get(reverse("games:lobby")).content.decode()
     for words in ("Saudi Hand", "partners", "strict", "two players", "bot"):

@@ -24,6 +24,8 @@ from tests.tables.test_browser_tables import (  # the table tests' page helpers
 from wallet import services as wallet_services
 from wallet.models import Account, Transfer
 
+WESTERN = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -92,8 +94,9 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
         # pot and the table fee, with the match linked to its Verify page.
         for user, page in ((huda, a), (omar, b)):
             page.goto(f"{base}/wallet/")
-            text = page.get_by_test_id("history").inner_text()
-            balance = page.get_by_test_id("balance").inner_text()
+            # Numbers in the viewer's digits (Arabic-Indic for Huda): read them as 0-9.
+            text = page.get_by_test_id("history").inner_text().translate(WESTERN)
+            balance = page.get_by_test_id("balance").inner_text().translate(WESTERN)
             rows = page.get_by_test_id("transfer")
             kinds = [rows.nth(i).get_attribute("data-kind") for i in range(rows.count())]
             if user == winner:
@@ -104,7 +107,7 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
                 assert kinds == ["stake", "grant"]
                 assert "450" in balance
             assert "-50" in text
-            fee = page.get_by_test_id("pot-fee").first.inner_text()
+            fee = page.get_by_test_id("pot-fee").first.inner_text().translate(WESTERN)
             numbers = re.findall(r"\d+", fee)
             assert numbers == ["100", "10"], fee  # pot 100, table fee 10
             link = page.get_by_test_id("verify-link").first.get_attribute("href")

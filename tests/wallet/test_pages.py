@@ -64,7 +64,7 @@ def test_the_wallet_shows_balance_history_and_links_to_verify(host, people, sett
     assert "+180" in everything and "-100" in everything and "starter grant" in everything
     # Arabic first.
     ar = client_for(people[0], "ar").get("/wallet/").content.decode()
-    assert "الرصيد: 584 عملة" in ar
+    assert "الرصيد: ٥٨٤ عملة" in ar  # Arabic-Indic digits, the plural form of 584
 
 
 def test_the_create_form_offers_the_stake_levels(people, settings):
@@ -90,14 +90,14 @@ def test_the_pot_shows_on_the_majlis_and_the_table(host, people):
     table = make_table(host, "jakaro", {"players": 4}, stake=100)
     free = make_table(host, "hand", {"players": 2})
     lobby = client_for(people[0]).get(reverse("games:lobby")).content.decode()
-    assert "coin table: 100 a seat, pot 400" in lobby
+    assert "coin table: 100 coins a seat, pot 400 coins" in lobby
     assert lobby.count('data-testid="pot"') == 1  # not on the free table
     page = client_for(people[0]).get(reverse("games:table", args=[table.public_id]))
     assert "Pot: 400 coins, less the 10% table fee" in page.content.decode()
     page = client_for(people[0]).get(reverse("games:table", args=[free.public_id]))
     assert 'data-testid="pot"' not in page.content.decode()
     ar = client_for(people[0], "ar").get(reverse("games:lobby")).content.decode()
-    assert "طاولة عملات: 100 للمقعد، والجائزة 400" in ar
+    assert "طاولة عملات: ١٠٠ عملة للمقعد، والجائزة ٤٠٠ عملة" in ar
 
 
 def test_admin_shows_accounts_transfers_fees_and_escrow_read_only(host, people, staff):
@@ -108,7 +108,7 @@ def test_admin_shows_accounts_transfers_fees_and_escrow_read_only(host, people, 
     assert accounts.status_code == 200
     assert str(match) in accounts.content.decode()
     fees = client.get(reverse("admin:wallet_fees")).content.decode()
-    assert re.search(r"<td>\d{4}-\d\d-\d\d</td><td>40</td><td>1</td>", fees)
+    assert re.search(r"<td>\d{1,2} [A-Z][a-z]+ \d{4}</td><td>40</td><td>1</td>", fees)  # day first
     t = Transfer.objects.filter(kind=Transfer.Kind.PAYOUT).first()
     change = client.get(reverse("admin:wallet_transfer_change", args=[t.pk]))
     assert change.status_code == 200 and 'name="_save"' not in change.content.decode()
