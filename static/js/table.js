@@ -11,6 +11,13 @@
 const root = document.getElementById("table");
 let socket = null;
 
+// When a frame replaces an element that has an id, htmx's settle step first copies the old
+// element's "style" onto the new one with setAttribute, and the CSP (style-src 'self') blocks
+// that: an error in the console for every frame once a script has sized something (Jakaro's
+// time bar). The page's scripts set their sizes again after each frame through the CSSOM, which
+// the CSP allows, so htmx need not carry "style" over; class, width and height it still does.
+htmx.config.attributesToSettle = ["class", "width", "height"];
+
 function setConnected(on) {
   const conn = document.getElementById("table-conn");
   if (!conn) return;
