@@ -53,6 +53,18 @@ class MajlisConsumer(SahratConsumer):
         await super().close(code=code, reason=reason)
         self._gone = True
 
+    async def socket_close(self, event: dict[str, Any]) -> None:
+        """``{"type": "socket.close", "code": N}`` sent on the channel layer to a socket's
+        group closes it with code N: how the tests close a page's socket on purpose to watch it
+        come back (or an operator moves sockets off a process). Only server-side code reaches
+        it: a client's frames go to ``receive`` and never name a handler. Autobahn sends only
+        1000 and 3000-4999 by choice; any other code closes with 1000."""
+        code = event.get("code")
+        if not isinstance(code, int) or not (code == 1000 or 3000 <= code <= 4999):
+            code = 1000
+        self._closing = True  # frames already read are ignored, as after a refusal
+        await self.close(code=code)
+
     def groups_for(self) -> tuple[str, ...]:
         return ("majlis",)
 
