@@ -22,6 +22,7 @@ from django.db import connections
 from django.test import Client
 from websockets.sync.client import connect
 
+from tests.conftest import ARTIFACTS
 from tests.tables.test_browser_tables import open_as, player, wait_live
 from tests.tables.test_hand_table import RICH, goto, majlis, rig, start  # noqa: F401
 
@@ -193,6 +194,7 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         reload.wait_for(timeout=60_000)
         assert "ما زال الاتصال منقطعًا" in page.get_by_test_id("table-down-text").inner_text()
         assert page.locator("#table-conn.on").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "table-down-ar.png"))
         for ws in others:
             ws.close()
         others = []
