@@ -10,6 +10,7 @@ import functools
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 
 import games
@@ -29,6 +30,41 @@ db = functools.partial(database_sync_to_async, thread_sensitive=False)
 
 class MajlisConsumer(SahratConsumer):
     """The lobby socket: a signed-in player's live link to the majlis."""
+
+    # Set once this socket is going away (this side sent the close, or the client's close was
+    # already under way when a frame was sent): later frames are dropped, not sent.
+    _gone = False
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send a frame unless the socket is going away. A broadcast can race a close: the
+        client's close frame reached Daphne while this socket was rendering a state, and Daphne
+        has not yet delivered the disconnect. Autobahn then refuses the send ("Attempt to send
+        on a closed protocol"); nobody is left to read the frame, so it is dropped quietly
+        instead of ending the consumer with an "Exception inside application"."""
+        if self._gone:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            self._gone = True
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        await super().close(code=code, reason=reason)
+        self._gone = True
+
+    async def socket_close(self, event: dict[str, Any]) -> None:
+        """``{"type": "socket.close", "code": N}`` sent on the channel layer to a socket's
+        group closes it with code N: how the tests close a page's socket on purpose to watch it
+        come back (or an operator moves sockets off a process). Only server-side code reaches
+        it: a client's frames go to ``receive`` and never name a handler. Autobahn sends only
+        1000 and 3000-4999 by choice; any other code closes with 1000."""
+        code = event.get("code")
+        if not isinstance(code, int) or not (code == 1000 or 3000 <= code <= 4999):
+            code = 1000
+        self._closing = True  # frames already read are ignored, as after a refusal
+        await self.close(code=code)
 
     def groups_for(self) -> tuple[str, ...]:
         return ("majlis",)

@@ -477,7 +477,7 @@ function setup() {
 // its number right against the server's clock); full when the turn's first second is seen.
 let timeFull = 0;
 let timeFor = "";
-setInterval(() => {
+function tickTime() {
   const bar = document.getElementById("jk-time-left");
   const count = document.querySelector("#table-live .table-head .countdown");
   if (!bar || !count) return;
@@ -490,7 +490,11 @@ setInterval(() => {
   }
   bar.style.inlineSize = `${Math.round((100 * left) / timeFull)}%`;
   bar.classList.toggle("late", left <= 5);
-}, 250);
+}
+setInterval(tickTime, 250);
+// A frame brings a new bar with no size of its own (no style attribute: the CSP): size it before
+// it is drawn, or it would flash full and shrink back at each move.
+document.addEventListener("htmx:wsAfterMessage", tickTime);
 
 function onTap(target) {
   if (!ui || ui.pending) return false;

@@ -11,6 +11,13 @@
 const root = document.getElementById("table");
 let socket = null;
 
+// When a frame replaces an element that has an id, htmx's settle step first copies the old
+// element's "style" onto the new one with setAttribute, and the CSP (style-src 'self') blocks
+// that: an error in the console for every frame once a script has sized something (Jakaro's
+// time bar). The page's scripts set their sizes again after each frame through the CSSOM, which
+// the CSP allows, so htmx need not carry "style" over; class, width and height it still does.
+htmx.config.attributesToSettle = ["class", "width", "height"];
+
 function setConnected(on) {
   const conn = document.getElementById("table-conn");
   if (!conn) return;
@@ -18,11 +25,125 @@ function setConnected(on) {
   conn.classList.toggle("on", on);
 }
 
+// ---------------------------------------------------------------------------- reconnecting
+// The htmx ws extension reconnects by itself only after 1006, 1011, 1012 and 1013. Every other
+// close docs/protocol.md allows a retry after (1000, 1001, 4409, 4429, and any code it does not
+// name) is retried here, through the extension's own socket wrapper (socketWrapper.reconnect),
+// with the same back-off and jitter, which the extension's retries also take from
+// htmx.config.wsReconnectDelay. Only a refusal of who you are (4401 not signed in, 4403 not
+// allowed at this table) is final: the page offers a reload, which signs in or explains.
+// While the socket is down a banner says so, the player's own presence dot shows "away", and
+// after OFFER_RELOAD_MS or OFFER_RELOAD_TRIES failed tries the banner offers a reload.
+const EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.min.js retries these itself
+const FINAL = [4401, 4403];
+const FLOOR_MS = { 4409: 2000, 4429: 3000 }; // "close another page" / "slow down" first
+const BASE_MS = 500;
+const CAP_MS = 15_000;
+const OFFER_RELOAD_MS = 20_000;
+const OFFER_RELOAD_TRIES = 5;
+
+const down = document.getElementById("table-down");
+let isLive = false; // a state frame has come since the last open
+let failures = 0; // closes since the last state frame
+let downSince = 0;
+let nextDelay = BASE_MS;
+let retryTimer = 0;
+let leaving = false;
+let reloadTimer = 0;
+
+/** Full jitter over an exponential back-off: a page of each player does not come back at once
+ * after a server restart. */
+function backoff(code) {
+  const exp = Math.min(CAP_MS, BASE_MS * 2 ** Math.min(failures - 1, 10));
+  const floor = FLOOR_MS[code] || 0;
+  return Math.max(floor, exp / 2 + (Math.random() * exp) / 2);
+}
+htmx.config.wsReconnectDelay = () => nextDelay;
+
+function markOwnDotAway() {
+  for (const dot of root.querySelectorAll(".seat.you .dot.on, .hp.you .dot.on")) {
+    dot.classList.replace("on", "off");
+    dot.setAttribute(dot.hasAttribute("aria-label") ? "aria-label" : "title", down.dataset.wAway);
+  }
+  for (const dot of root.querySelectorAll(".jk-quarter.you .jk-dot.on")) {
+    dot.classList.remove("on");
+    dot.setAttribute("aria-label", down.dataset.wAway);
+  }
+}
+
+function showDown(final) {
+  root.classList.add("is-down");
+  down.hidden = false;
+  const long = final || failures >= OFFER_RELOAD_TRIES || Date.now() - downSince >= OFFER_RELOAD_MS;
+  const text = final ? down.dataset.wFinal : long ? down.dataset.wLong : down.dataset.wDown;
+  const p = down.querySelector(".down-text");
+  if (p.textContent !== text) p.textContent = text;
+  down.querySelector("[data-testid=reload]").hidden = !long;
+  markOwnDotAway();
+}
+
+function showUp() {
+  root.classList.remove("is-down");
+  down.hidden = true;
+  down.querySelector("[data-testid=reload]").hidden = true;
+  clearTimeout(reloadTimer);
+}
+
+// Our own listener on every socket the extension makes: it runs before the extension's onclose,
+// so the delay the extension asks for is already the one for this close.
+htmx.createWebSocket = (url) => {
+  const ws = new WebSocket(url, []);
+  ws.binaryType = htmx.config.wsBinaryType;
+  ws.addEventListener("close", (e) => {
+    failures += 1;
+    if (isLive || !downSince) downSince = Date.now();
+    isLive = false;
+    nextDelay = backoff(e.code);
+  });
+  return ws;
+};
+
 document.addEventListener("htmx:wsOpen", (e) => {
   socket = e.detail.socketWrapper;
-  setConnected(true);
 });
-document.addEventListener("htmx:wsClose", () => setConnected(false));
+
+document.addEventListener("htmx:wsClose", (e) => {
+  socket = null;
+  setConnected(false);
+  if (leaving || !document.body.contains(root)) return;
+  const code = e.detail.event.code;
+  const final = FINAL.includes(code);
+  showDown(final);
+  clearTimeout(reloadTimer);
+  if (!final) reloadTimer = setTimeout(() => down.hidden || showDown(false), OFFER_RELOAD_MS);
+  if (final || EXTENSION_RETRIES.includes(code)) return;
+  const wrapper = e.detail.socketWrapper;
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => {
+    if (!leaving && !socket) wrapper.reconnect();
+  }, nextDelay);
+});
+
+// A state frame: the table is live again (an accepted socket may still be refused at once, as
+// with 4409, so the open alone does not count).
+document.addEventListener("htmx:wsAfterMessage", (e) => {
+  if (isLive || !socket || !String(e.detail.message).includes('id="table-live"')) return;
+  isLive = true;
+  failures = 0;
+  downSince = 0;
+  setConnected(true);
+  showUp();
+});
+
+// Leaving the page closes its socket too: that close is no outage.
+addEventListener("pagehide", () => {
+  leaving = true;
+});
+addEventListener("pageshow", (e) => {
+  leaving = false;
+  if (e.persisted && !socket) location.reload(); // back from the cache with a dead socket
+});
+down.querySelector("[data-testid=reload]").addEventListener("click", () => location.reload());
 
 function showError(text) {
   const box = document.getElementById("table-error");
@@ -147,7 +268,7 @@ function tick() {
     el.dataset.left = String(seconds);
     el.textContent = digitFormat.format(seconds);
     el.classList.toggle("late", left < 5000);
-    if (left < -5000 && !synced.has(el) && el.closest("#table-live .table-head")) {
+    if (left < -5000 && socket && !synced.has(el) && el.closest("#table-live .table-head")) {
       synced.add(el);
       send({ type: "sync" });
     }

@@ -440,7 +440,7 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         match.refresh_from_db()
         assert a.get_by_test_id("secret").first.inner_text().strip() == match.secret
         link = a.get_by_test_id("verify-link").first.get_attribute("href")
-        assert link == f"/verify/{match.public_id}/"
+        assert link == f"/verify/m/{match.public_id}/"
         a.get_by_test_id("score-sheet").locator("summary").click()
         assert (
             a.get_by_test_id("score-sheet")

@@ -404,7 +404,7 @@ def test_the_end_of_the_match(pair):
     assert match.status == Match.Status.FINISHED
     assert "سارة" in a.get_by_test_id("jakaro-end").inner_text()
     link = b.get_by_test_id("jakaro-verify-link")
-    assert link.get_attribute("href") == f"/verify/{match.public_id}/"
+    assert link.get_attribute("href") == f"/verify/m/{match.public_id}/"
     assert b.get_by_test_id("jakaro-secret").inner_text().strip() == match.secret
     pile = b.get_by_test_id("pile")
     pile.locator("summary").click()

@@ -111,7 +111,7 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
             numbers = re.findall(r"\d+", fee)
             assert numbers == ["100", "10"], fee  # pot 100, table fee 10
             link = page.get_by_test_id("verify-link").first.get_attribute("href")
-            assert link == f"/verify/{match.public_id}/"
+            assert link == f"/verify/m/{match.public_id}/"
         a.screenshot(path=str(ARTIFACTS / "wallet-ar.png"), full_page=True)
         b.screenshot(path=str(ARTIFACTS / "wallet-en.png"), full_page=True)
         assert Transfer.objects.filter(match=match, kind=Transfer.Kind.FEE).get().amount == 10

@@ -59,7 +59,7 @@ def test_the_wallet_shows_balance_history_and_links_to_verify(host, people, sett
     assert both.count('data-testid="transfer"') == 4  # 7 transfers in all: 3 + 3 + 1
     assert "page=4" not in rows[1]
     everything = text + both
-    assert f'href="/verify/{match.public_id}/"' in everything
+    assert f'href="/verify/m/{match.public_id}/"' in everything
     assert "winnings" in everything and 'data-kind="fee"' not in everything  # the house's
     assert "+180" in everything and "-100" in everything and "starter grant" in everything
     # Arabic first.

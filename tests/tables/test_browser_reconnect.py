@@ -1,0 +1,207 @@
+"""A table page whose socket closes comes back by itself (issue 18, item 2), in headless
+Chromium against a real Daphne and Celery worker.
+
+The htmx ws extension retried only after 1006, 1011, 1012 and 1013; after a clean close (1000),
+a "going away" (1001) or the protocol's own 4409 and 4429 the page said «جارٍ إعادة الاتصال…»
+for ever. Each close here is made on purpose: by the server (a ``socket.close`` message on the
+table's channel-layer group, which only server-side code can send; or a real flood of frames
+past the rate limit; or real sockets of the same account past the limit), or, for the codes
+Daphne's autobahn never sends by choice (1001, 1011, 1012, 1013: a proxy, a restart, a crash),
+by a proxy in front of the page's socket (Playwright's route_web_socket). Each time the page
+shows the banner with its own dot away, then comes back live on its own with the table as it is
+now (a change it was never told of: the state comes with the new socket)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connections
+from django.test import Client
+from websockets.sync.client import connect
+
+from tests.conftest import ARTIFACTS
+from tests.tables.test_browser_tables import open_as, player, wait_live
+from tests.tables.test_hand_table import RICH, goto, majlis, rig, start  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Test-side watch over the page: every close code it saw, and the first moment the banner
+# showed (what it said, and the player's own presence dot then).
+WATCH = """() => {
+  window.__codes = [];
+  window.__down = [];
+  document.addEventListener('htmx:wsClose', e => window.__codes.push(e.detail.event.code));
+  const banner = document.getElementById('table-down');
+  new MutationObserver(() => {
+    if (banner.hidden) return;
+    const own = document.querySelector(
+      '#table-live .you .dot, #table-live .jk-quarter.you .jk-dot');
+    window.__down.push({own: own ? own.getAttribute('class') : null,
+                        text: banner.innerText.trim()});
+  }).observe(banner, {attributes: true, childList: true, subtree: true, characterData: true});
+}"""
+
+
+def server_close(table, code: int) -> None:
+    """Every socket of the table closed by the server with ``code`` (from a thread without
+    Playwright's event loop, where async_to_sync may run)."""
+
+    def send() -> None:
+        try:
+            async_to_sync(get_channel_layer().group_send)(
+                table.group, {"type": "socket.close", "code": code}
+            )
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=send)
+    worker.start()
+    worker.join()
+
+
+def banner_seen(page) -> dict:
+    page.wait_for_function("() => window.__down.length > 0")
+    return page.evaluate("window.__down[0]")
+
+
+def back_live(page, seq: int) -> None:
+    page.wait_for_selector(f"#table-live[data-seq='{seq}']")
+    page.wait_for_selector("#table-conn.on")
+    page.wait_for_selector("#table-down", state="hidden")
+
+
+CASES = [
+    ("server", 1000),
+    ("server", 4409),
+    ("server", 4429),
+    ("flood", 4429),
+    ("proxy", 1001),
+    ("proxy", 1011),
+    ("proxy", 1012),
+    ("proxy", 1013),
+]
+
+
+@pytest.mark.parametrize(("how", "code"), CASES, ids=[f"{h}-{c}" for h, c in CASES])
+def test_the_page_shows_the_outage_and_comes_back_by_itself(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+    how,
+    code,
+):
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    context, page = open_as(chromium, base, sara, lang="ar")
+    routes: list = []
+    if how == "proxy":
+
+        def proxy(ws) -> None:
+            routes.append((ws, ws.connect_to_server()))
+
+        page.route_web_socket("**/ws/table/**", proxy)
+    try:
+        goto(page, base, match)
+        page.evaluate(WATCH)
+        # The table moves on without telling the page; then its socket closes.
+        seq = rig(match, RICH, told=False)
+        if how == "server":
+            server_close(match.table, code)
+        elif how == "flood":  # past the burst of the rate limit (LIVE_CLOCKS: 100)
+            page.evaluate(
+                """() => { for (let i = 0; i < 300; i++) document.dispatchEvent(
+                     new CustomEvent('sahrat:send', {detail: {type: 'ping', seq: i}})); }"""
+            )
+        else:
+            page_side, server_side = routes[-1]
+            page_side.close(code=code, reason="test")
+            server_side.close()
+        seen = banner_seen(page)
+        assert "انقطع الاتصال" in seen["text"], seen
+        assert seen["own"] and "off" in seen["own"].split(), seen  # your own dot: away
+        back_live(page, seq)
+        assert page.evaluate("window.__codes")[0] == code
+        assert page.locator("#table-live .you .dot.on").count() >= 1
+        if how == "proxy":
+            assert len(routes) >= 2  # a new socket through the proxy
+    finally:
+        context.close()
+
+
+def test_a_refusal_of_who_you_are_is_final_and_offers_a_reload(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    base = live_site
+    sara = player(django_user_model, "sara", "Sara", lang="en")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    context, page = open_as(chromium, base, sara, lang="en")
+    sockets: list = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        goto(page, base, match)
+        page.evaluate(WATCH)
+        server_close(match.table, 4403)
+        seen = banner_seen(page)
+        assert "Reload the page" in seen["text"], seen
+        reload = page.get_by_test_id("reload")
+        reload.wait_for()
+        opened = len(sockets)
+        page.wait_for_timeout(3000)  # a retry would have come by now (the first is under 1 s)
+        assert len(sockets) == opened and page.locator("#table-conn.on").count() == 0
+        reload.click()
+        wait_live(page)
+        assert page.get_by_test_id("table-down").is_hidden()
+    finally:
+        context.close()
+
+
+def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    """The account's other sockets fill its limit (10), so each try of the page is refused with
+    4409; after several the banner offers a reload. Once the others close, the page is live."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    client = Client()
+    client.force_login(sara)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    ws_base = base.replace("http://", "ws://")
+    others = [
+        connect(f"{ws_base}/ws/majlis/", additional_headers={"Cookie": cookie, "Origin": base})
+        for _ in range(10)
+    ]
+    context, page = open_as(chromium, base, sara, lang="ar")
+    try:
+        for ws in others:
+            assert '"hello"' in ws.recv(timeout=30)
+        page.goto(f"{base}/majlis/t/{match.table.public_id}/")
+        reload = page.get_by_test_id("reload")
+        reload.wait_for(timeout=60_000)
+        assert "ما زال الاتصال منقطعًا" in page.get_by_test_id("table-down-text").inner_text()
+        assert page.locator("#table-conn.on").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "table-down-ar.png"))
+        for ws in others:
+            ws.close()
+        others = []
+        wait_live(page)
+        page.wait_for_selector("#table-down", state="hidden")
+        assert reload.is_hidden()
+    finally:
+        for ws in others:
+            ws.close()
+        context.close()
