@@ -39,6 +39,8 @@ class TableForm(forms.Form):
         initial="easy",
         required=False,
     )
+    # Hand only (Jakaro has no rounds); its rules bound it (1 to 20), with their own words.
+    rounds = forms.IntegerField(label=_("Rounds (Hand)"), min_value=1, initial=5, required=False)
     # The wallet: a coin table's stake (each seat's coins into the pot); only the levels in
     # settings are offered, and the service refuses any other.
     stake = forms.TypedChoiceField(label=_("Stake"), coerce=int, initial=0, required=False)
@@ -63,7 +65,7 @@ class TableForm(forms.Form):
         data = self.cleaned_data
         engine = games.get(data["game"])
         defaults = engine.options_to_dict(engine.parse_options({}))
-        given = {k: data.get(k) for k in ("players", "partners", "variant", "table")}
+        given = {k: data.get(k) for k in ("players", "partners", "variant", "table", "rounds")}
         return {k: v if given.get(k) in (None, "") else given[k] for k, v in defaults.items()}
 
     def clean(self) -> dict[str, Any]:
