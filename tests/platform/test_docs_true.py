@@ -364,8 +364,11 @@ def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
 @pytest.mark.django_db
 def test_the_identifier_and_seed_forms_in_fairness_md_are_the_sites(creator):
     pieces = section(FAIRNESS, "1. The pieces")
-    ident = re.search(r"identifier\*\*.*?regular expression `([^`]+)`", pieces, re.S).group(1)
-    seed = re.search(r"accepts a seed.*?regular expression `([^`]+)`", pieces, re.S).group(1)
+    ident = re.search(r"The \*\*identifier\*\* is.*?regular expression `([^`]+)`", pieces, re.S)
+    seed = re.search(
+        r"The \*\*seeds\*\* the site accepts.*?regular expression `([^`]+)`", pieces, re.S
+    )
+    ident, seed = ident.group(1), seed.group(1)
     assert seed == services.SEED_PATTERN.pattern
     table_ = make_table(creator, "jakaro", {"players": 2})
     match = Match.objects.get(table=table_)
