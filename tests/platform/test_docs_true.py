@@ -374,3 +374,45 @@ def test_the_identifier_and_seed_forms_in_fairness_md_are_the_sites(creator):
     match = Match.objects.get(table=table_)
     for made in (match.public_id, new_public_id(), new_public_id()):
         assert re.match(ident, made), made
+
+
+# ------------------------------------------------------------------------------ dealing, scenarios
+
+
+def test_jakaro_packets_start_with_the_player_after_the_dealer_in_every_document():
+    from games.jakaro import engine
+    from verify.fairness import RandomSource
+
+    said = "starting with the player after the dealer"
+    rules = (ROOT / "docs" / "rules" / "jakaro.md").read_text(encoding="utf-8")
+    assert said in rules and said in section(FAIRNESS, "6.1 The Verify page («تحقق»)")
+    for text in (rules, FAIRNESS):
+        assert "dealer's left" not in text and "dealer's right" not in rules
+    for players in (2, 4):
+        rng = RandomSource(bytes(32), "jakaro", "0123456789abcdef", {})
+        state = engine.new_match(engine.parse_options({"players": players}), rng)
+        deck = rng.deck("deal/1")
+        after = (state.dealer + 1) % players
+        # One card at a time from deck position 0: the first card is the next seat's.
+        for i in range(players):
+            assert deck[i] in state.hands[(after + i) % players]
+        assert state.turn == after
+
+
+def test_the_hand_scenario_keys_are_the_ones_the_adapter_reads():
+    from games.hand import engine
+    from games.hand import scenario as hand_scenario
+    from verify.fairness import RandomSource
+
+    hand = section((ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8"), "Hand")
+    row = next(r for r in table(section(hand, "Position")) if "`seeds`" in r["key"])
+    assert ticked(row["key"]) == ["secret", "ident", "seeds"]
+    assert "round" not in row["meaning"].split("source")[0]  # the match's source, not a round's
+    secret, seeds = "11" * 32, {0: "a" * 32, 1: "b" * 32}
+    position = {"deal": True, "options": {"players": 2}, "secret": secret, "ident": "abc"}
+    with_seeds, _ = hand_scenario.build_state({**position, "seeds": seeds})
+    without, _ = hand_scenario.build_state(position)
+    expected = engine.new_match(
+        engine.Options(players=2), RandomSource(bytes.fromhex(secret), "hand", "abc", seeds)
+    )
+    assert with_seeds.round.hands == expected.round.hands != without.round.hands
