@@ -243,3 +243,15 @@ def test_export_mode_output_and_exit_status(tmp_path: Path) -> None:
     done = run(["--export", str(path)])
     assert done.returncode == 2 and done.stderr.startswith("error: ")
     assert "Traceback" not in done.stderr
+
+
+def test_the_help_says_what_the_verifier_does() -> None:
+    shown = " ".join(run(["--help"]).stdout.split())
+    assert "for every --purpose of this run (not --below)" in shown
+    keys = re.search(r"print one JSON object: (.*?)\s*$", shown).group(1)
+    named = {
+        k.split()[0] for k in re.split(r", | and ", keys.replace(" (the secret's SHA-256)", ""))
+    }
+    out = json.loads(run([*vector_args(FIRST), "--json"]).stdout)
+    assert named == set(out)
+    assert "SEAT 0 to 999999" in shown
