@@ -311,6 +311,7 @@ def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
     assert client.post(path, values).status_code == 403
     done = client.post(path, {**values, "csrfmiddlewaretoken": token})
     assert done.status_code == 302 and "sessionid" in client.cookies
+    assert done["Location"] == ticked(row["on success"])[0]
 
     fresh = Client(enforce_csrf_checks=True)
     row, path = _step("sign in")
@@ -322,6 +323,11 @@ def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://evil.example"
     )
     assert evil.status_code == 403
+    throttle = re.search(r"after (\d+) failures.*HTTP (\d+) for (\d+) minutes", row["on success"])
+    failures, status, minutes = map(int, throttle.groups())
+    assert failures == django_settings.AXES_FAILURE_LIMIT
+    assert status == django_settings.AXES_HTTP_RESPONSE_CODE
+    assert minutes * 60 == django_settings.AXES_COOLOFF_TIME.total_seconds()
     signed = fresh.post(
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://testserver"
     )
