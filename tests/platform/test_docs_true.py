@@ -246,6 +246,12 @@ async def test_the_chat_length_limit_is_the_documented_one(creator, users):
     await comm.send_json_to({"type": "chat", "text": "x" * (limit - 2) + " \n\t y"})
     said = await comm.receive_json_from(timeout=TIMEOUT)
     assert said["type"] == "state" and said["chat"][-1]["text"].endswith("x y")
+    # Every key the state frame shows in docs/protocol.md is one the server sends, and back.
+    block = section(PROTOCOL, "state (server → client)").split("```json", 1)[1].split("```")[0]
+    documented = set(re.findall(r'"(\w+)":', block))
+    sent = {"type", *said, *said["table"], *said["you"], *said["match"], *said["chat"][-1]}
+    sent |= set(said["table"]["seats"][0]) | set(said["match"]["seeds"][0])
+    assert documented == sent
     await comm.send_json_to({"type": "chat", "text": "x" * (limit + 1)})
     refused = await comm.receive_json_from(timeout=TIMEOUT)
     assert refused["code"] == "chat_too_long"
