@@ -19,7 +19,7 @@ from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
 from sahrat_site import digits
-from sahrat_site.sockets import SahratConsumer
+from sahrat_site.sockets import SahratConsumer, is_seq
 
 # Every database call of a table socket is one self-contained service or read with its own
 # transaction, so it need not run in the process's single "thread-sensitive" thread, where all
@@ -85,7 +85,7 @@ class MajlisConsumer(SahratConsumer):
 
     async def pong(self, frame: dict[str, Any]) -> None:
         seq = frame.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool):
+        if not is_seq(seq):
             await self.send_error("bad_frame", self._t("bad_seq"))
             return
         await self.send_json({"type": "pong", "seq": seq})
@@ -127,6 +127,8 @@ class TableConsumer(MajlisConsumer):
         )
         self._counted = True
         presence.opened(self.table.public_id, self.user.pk)
+        # The same first frame as the lobby socket (docs/protocol.md), then the whole state.
+        await super().on_connected()
         await self.send_state()
 
     async def on_disconnected(self) -> None:
@@ -204,12 +206,17 @@ class TableConsumer(MajlisConsumer):
         # sent only if the table moved on (an update lost on the way, docs/protocol.md), so
         # the check costs one small query, not a whole state.
         shown, seq = frame.get("match"), frame.get("seq")
-        if isinstance(shown, str) and isinstance(seq, int) and not isinstance(seq, bool):
+        if isinstance(shown, str) and is_seq(seq):
             if await db(selectors.table_mark)(self.table) == (shown, seq):
                 return
         await self.send_state()
 
     async def do_move(self, frame: dict[str, Any]) -> None:
+        # Only a JSON integer is a seq ("1", 1.0, true, null or none at all is a malformed frame,
+        # not an old one): a stale_seq would send the client a state it has no use for.
+        if not is_seq(frame.get("seq")):
+            await self.send_error("bad_frame", self._t("bad_seq"))
+            return
         await db(services.match_play)(
             user=self.user,
             table_id=self.table.public_id,

@@ -25,7 +25,7 @@ GAME_CHOICES = [("hand", _("Hand")), ("jakaro", _("Jakaro"))]
 PLAYER_COUNTS = (2, 3, 4)
 MAX_SEATS = max(PLAYER_COUNTS)
 # The form fields that are a game option (named as the engines name them).
-OPTION_FIELDS = ("players", "partners", "variant", "table")
+OPTION_FIELDS = ("players", "partners", "variant", "table", "rounds")
 
 
 @cache
@@ -110,6 +110,8 @@ class TableForm(forms.Form):
         initial="easy",
         required=False,
     )
+    # Hand only (Jakaro has no rounds); its rules bound it (1 to 20), with their own words.
+    rounds = forms.IntegerField(label=_("Rounds (Hand)"), min_value=1, initial=5, required=False)
     # The wallet: a coin table's stake (each seat's coins into the pot); only the levels in
     # settings are offered, and the service refuses any other.
     stake = forms.TypedChoiceField(label=_("Stake"), coerce=int, initial=0, required=False)

@@ -363,8 +363,9 @@ def _my_seat(table: Table, user: Any) -> Seat | None:
 
 
 def _check_seed(match: Match, seed: str, commitment: str, match_id: str) -> str:
-    seed = (seed or "").strip().lower()
-    if not SEED_PATTERN.match(seed):
+    # Byte for byte as sent: the seed the browser keeps to verify later must be the one in the
+    # key, so "ABCD…" or " abcd…" is refused, not quietly changed into another seed.
+    if not isinstance(seed, str) or not SEED_PATTERN.match(seed):
         raise TableError("bad_seed")
     if commitment != match.commitment or match_id != match.public_id:
         raise TableError("wrong_commitment")

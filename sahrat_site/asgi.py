@@ -10,10 +10,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from sahrat_site import daphne_guard  # noqa: E402
 from sahrat_site.routing import websocket_urlpatterns  # noqa: E402
+from sahrat_site.sockets import SiteOriginValidator  # noqa: E402
 
 # Backpressure against flooding sockets (sahrat_site/daphne_guard.py).
 daphne_guard.install()
@@ -21,10 +21,9 @@ daphne_guard.install()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin first (a foreign page cannot open a socket with the player's cookies), then the
-        # session user; each consumer refuses anonymous users itself.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # Origin first (a foreign page, or another port or scheme of this host, cannot open a
+        # socket with the player's cookies), then the session user; each consumer refuses
+        # anonymous users itself.
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

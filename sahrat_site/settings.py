@@ -252,6 +252,8 @@ CHANNEL_LAYERS = {
 
 # WebSocket limits per connection and per account (sahrat_site/sockets.py, docs/protocol.md).
 WS_MAX_FRAME = 8192  # characters in one frame
+# Objects and arrays inside one another in a frame; no frame of docs/protocol.md nests past 2.
+WS_MAX_DEPTH = 32
 WS_RATE_PER_S = float(os.environ.get("WS_RATE_PER_S", "10"))  # frames per second, sustained
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))  # frames at once after a quiet spell
 WS_MAX_SOCKETS_PER_USER = int(os.environ.get("WS_MAX_SOCKETS_PER_USER", "10"))

@@ -151,3 +151,24 @@ def _drop_the_untaken_queue() -> Iterator[None]:
         client.delete(UNTAKEN_QUEUE)
     finally:
         client.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_database_pool_after_an_async_test(request) -> Iterator[None]:
+    """Each async test runs on an event loop of its own, whose executor threads die with it.
+    A thread that dies holding one of psycopg's pooled connections (a call still under way when
+    the loop closed) never gives it back, so after a dozen socket tests the test process's pool
+    (DB_POOL_MAX_SIZE) was empty and the next test waited 10 s for a PoolTimeout. A server
+    process keeps one loop and its threads for its whole life; only the test process makes and
+    drops loops, so it starts each async test's successor with a fresh pool."""
+    yield
+    import inspect
+
+    if not inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
+        return
+    from django.db import connections
+
+    connections.close_all()
+    for conn in connections.all(initialized_only=True):
+        if hasattr(conn, "close_pool"):
+            conn.close_pool()

@@ -17,9 +17,12 @@ DEFAULT_SECRET = "00" * 32
 
 
 def _rng(position: dict) -> RandomSource:
-    # The match's one random source (no seeds: a scenario has no browsers).
+    # The match's one random source, as Jakaro's adapter reads it (docs/scenarios.md): seeds
+    # only if the scenario gives them (a scenario has no browsers), so a real match's deals can
+    # be replayed in a scenario.
     secret = bytes.fromhex(position.get("secret", DEFAULT_SECRET))
-    return RandomSource(secret, "hand", position.get("ident", "scenario"))
+    seeds = {int(k): v for k, v in position.get("seeds", {}).items()}
+    return RandomSource(secret, "hand", position.get("ident", "scenario"), seeds)
 
 
 def _cards(x: str | list[str]) -> list[str]:

@@ -54,6 +54,8 @@ def test_the_vectors_cover_hand_matches_with_one_source() -> None:
 
 def test_the_spec_states_the_exact_forms_and_the_one_meaning_of_burn() -> None:
     assert "lowercase, no spaces, no line breaks" in DOC
-    assert "`match-<n>`" in DOC
+    # The identifier is the site's 16-hex public id (tests/platform/test_docs_true.py checks the
+    # stated pattern against games.models.new_public_id), not the old `match-<n>` form.
+    assert "`match-<n>`" not in DOC and "16 lowercase hex characters" in DOC
     assert "the server never makes one" in DOC
     assert "**discard**" in DOC and "a **burn** is only the Ten's random burn" in DOC

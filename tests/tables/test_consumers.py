@@ -319,3 +319,109 @@ async def test_the_idle_check_answers_only_a_page_that_is_behind(
     assert (await next_state(b))["match"]["id"] == match_id
     for comm in (a, b):
         await comm.disconnect()
+
+
+# ------------------------------------------------------------------------------ protocol defects
+
+
+BAD_SEQS = ["0", 0.0, 0.5, True, False, None, [0], {"n": 0}, "missing"]
+
+
+async def test_a_move_whose_seq_is_not_a_json_integer_is_a_bad_frame(table_2p, users):
+    table = await database_sync_to_async(table_2p)("jakaro")
+    a, _, _ = await connect(users[0], table.public_id)
+    state = await next_state(a)
+    assert state["view"]["turn"] == 0 and state["match"]["seq"] == 0
+    for seq in BAD_SEQS:
+        frame = {"type": "move", "action": state["view"]["legal"][0]}
+        if seq != "missing":
+            frame["seq"] = seq
+        await a.send_json_to(frame)
+        reply = await a.receive_json_from(timeout=TIMEOUT)
+        assert reply["type"] == "error" and reply["code"] == "bad_frame", (seq, reply)
+        assert reply["message"]
+        # Nothing changed and no state follows (a stale_seq would send one).
+        assert await a.receive_nothing(timeout=0.3), seq
+    match = await database_sync_to_async(Match.objects.get)(public_id=state["match"]["id"])
+    assert match.seq == 0
+    # The same move with the integer seq is played.
+    await a.send_json_to({"type": "move", "seq": 0, "action": state["view"]["legal"][0]})
+    assert (await state_at(a, 1))["match"]["seq"] == 1
+    await a.disconnect()
+
+
+BAD_SEEDS = [
+    "ABCDEF0123456789ABCDEF0123456789",  # upper case: the key holds lower case
+    "AbCdEf0123456789abcdef0123456789",
+    " abcdef0123456789abcdef0123456789",  # padding is not part of a seed
+    "abcdef0123456789abcdef0123456789\n",
+]
+
+
+async def test_a_seed_not_exactly_lowercase_hex_is_refused(creator, users):
+    table = await database_sync_to_async(make_table)(creator, "jakaro", {"players": 2})
+    a, _, _ = await connect(users[0], table.public_id)
+    state = await next_state(a)
+    match = state["match"]
+    sit = {"type": "sit", "seat": 0, "commitment": match["commitment"], "match": match["id"]}
+    for seed in BAD_SEEDS:
+        await a.send_json_to({**sit, "seed": seed})
+        reply = await a.receive_json_from(timeout=TIMEOUT)
+        assert reply["type"] == "error" and reply["code"] == "bad_seed", (seed, reply)
+    kept = await database_sync_to_async(
+        lambda: list(Match.objects.get(public_id=match["id"]).seeds.all())
+    )()
+    assert kept == []
+    # The seed in lower case, byte for byte, is taken and kept as sent.
+    good = BAD_SEEDS[0].lower()
+    await a.send_json_to({**sit, "seed": good})
+    seated = await next_state(a)
+    assert seated["you"]["seat"] == 0
+    assert [s["seed"] for s in seated["match"]["seeds"]] == [good]
+    await a.disconnect()
+
+
+async def _majlis_opens(user, origin: bytes | None, headers: list[tuple[bytes, bytes]]) -> bool:
+    """Does a signed-in lobby socket open with this Origin and these headers? (The Origin rule
+    guards every socket; the lobby's needs no table.)"""
+    cookie = await database_sync_to_async(_cookie)(user)
+    sent = [(b"cookie", cookie), *headers] + ([(b"origin", origin)] if origin else [])
+    comm = WebsocketCommunicator(application, "/ws/majlis/", headers=sent)
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    if connected:
+        await comm.disconnect()
+    return connected
+
+
+async def test_the_origin_must_be_the_sites_own_scheme_host_and_port(users, settings):
+    for headers, origin, ok in [
+        # The site's own origin: the request's scheme, host and port.
+        ([(b"host", b"testserver:8000")], b"http://testserver:8000", True),
+        ([(b"host", b"testserver")], b"http://testserver", True),
+        # The same host on another port or scheme is another site.
+        ([(b"host", b"testserver:8000")], b"http://testserver:9000", False),
+        ([(b"host", b"testserver:8000")], b"http://testserver", False),
+        ([(b"host", b"testserver")], b"https://testserver", False),
+        ([(b"host", b"testserver")], b"http://testserver:8080", False),
+        ([(b"host", b"evil.example")], b"http://evil.example", False),  # not an allowed host
+        ([(b"host", b"testserver")], b"null", False),
+        ([(b"host", b"testserver")], None, False),  # a client must send Origin
+        ([], b"https://testserver", False),  # in-process: allowed hosts, the request's scheme
+    ]:
+        assert await _majlis_opens(users[0], origin, headers) is ok, (headers, origin)
+
+    # Behind a proxy: the scheme the trusted header names, and the trusted origins.
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.com", "https://*.sahrat.example"]
+    proxied = [(b"host", b"testserver"), (b"x-forwarded-proto", b"https")]
+    for origin, ok, headers in [
+        (b"https://testserver", True, proxied),
+        (b"http://testserver", False, proxied),
+        (b"https://testserver", False, [(b"host", b"testserver")]),  # no header: plain ws
+        (b"https://play.example.com", True, proxied),
+        (b"https://play.example.com:8443", False, proxied),
+        (b"http://play.example.com", False, proxied),
+        (b"https://ar.sahrat.example", True, proxied),
+        (b"https://sahrat.example.evil", False, proxied),
+    ]:
+        assert await _majlis_opens(users[0], origin, headers) is ok, (headers, origin)

@@ -55,7 +55,9 @@ def test_a_jakaro_table_with_hand_options_is_refused_in_the_players_language(
     # page's script sees it) and the Hand fields hidden, so a second tap creates the table.
     errors = html[html.index('<div class="errors" role="alert">') :]
     assert words in errors[: errors.index("</div>")]
-    assert len(re.findall(r'<fieldset [^>]*data-games="hand"[^>]* hidden disabled>', html)) == 3
+    assert (
+        len(re.findall(r'<fieldset [^>]*data-games="hand"[^>]* hidden disabled>', html)) == 4
+    )  # partners, variant, table, rounds
     assert 'id="new-table" data-testid="create" open' in html
 
 
@@ -109,7 +111,9 @@ def test_the_form_marks_each_field_and_count_with_its_games(creator, majlis):
     html = signed_in(creator).get(reverse("games:lobby") + "?game=jakaro").content.decode()
     assert '<option value="3" data-games="hand">' in html
     # variant, table and partners (which is also for four players only)
-    assert len(re.findall(r'<fieldset [^>]*data-games="hand"[^>]* hidden disabled>', html)) == 3
+    assert (
+        len(re.findall(r'<fieldset [^>]*data-games="hand"[^>]* hidden disabled>', html)) == 4
+    )  # partners, variant, table, rounds
     assert '<option value="jakaro" selected>' in html
 
 

@@ -242,6 +242,7 @@ async def test_the_table_socket_speaks_html_unless_json_is_asked(creator, users,
         application, f"/ws/table/{table.public_id}/?format=json", headers=headers
     )
     assert (await program.connect(timeout=10))[0]
+    assert (await program.receive_json_from(timeout=10))["type"] == "hello"
     frame = await program.receive_json_from(timeout=10)
     assert frame["type"] == "state" and frame["match"]["commitment"] == match.commitment
     await program.disconnect()

@@ -15,13 +15,16 @@ Example (the values are printed on the Verify page when a match ends or is abort
     python3 sahrat_verify.py --game jakaro \\
         --secret   <64 hex characters revealed after the match> \\
         --commitment <64 hex characters published before the first card> \\
-        --id match-1 --seed 0=<seat 0's seed> --seed 1=<seat 1's seed> ... \\
+        --id <the match's 16-hex id> --seed 0=<seat 0's seed> --seed 1=<seat 1's seed> ... \\
         --purpose deal/1 --purpose deal/2 --below burn/1=4
 
 It checks that SHA-256(secret) is the commitment, then prints each shuffle you ask for (of the
-game's deck in its canonical order, or of the cards you give with --items) and each draw
-below(n). Exit status: 0 the commitment matches, 1 it does not, 2 bad input, 3 an unexpected
-failure (please report it).
+game's deck in its canonical order, or, for every --purpose of the run, of the cards you give
+with --items) and each draw below(n). The secret and the commitment may be in either case, with
+whitespace (spaces, tabs, line breaks) around them; the id, seeds and purposes are used exactly
+as given. Exit status: 0 the commitment matches, 1 it does not, 2 bad input (a malformed secret
+or commitment included), 3 an unexpected failure (please report it). Every option and output
+line is described in docs/fairness.md, section 6.2.
 """
 
 import argparse
@@ -364,13 +367,15 @@ def main(argv=None):
         required=True,
         help="commitment published before the first card, 64 hex characters",
     )
-    parser.add_argument("--id", required=True, dest="ident", help="the match's public id")
+    parser.add_argument(
+        "--id", required=True, dest="ident", help="the match's public id (16 hex characters)"
+    )
     parser.add_argument(
         "--seed",
         action="append",
         default=[],
         metavar="SEAT=SEED",
-        help="a seated player's seed; repeat for each seat that has one",
+        help="a seated player's seed (SEAT 0 to 999999); repeat for each seat that has one",
     )
     parser.add_argument(
         "--purpose",
@@ -387,10 +392,15 @@ def main(argv=None):
     )
     parser.add_argument(
         "--items",
-        help="shuffle these cards (comma- or space-separated) "
-        "instead of the canonical deck, e.g. a fire pile for reshuffle/3/1",
+        help="shuffle these cards (comma- or space-separated) instead of the canonical deck, "
+        "for every --purpose of this run (not --below), e.g. a fire pile for reshuffle/3/1",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: version, game, id, seeds, commitment_ok, commitment "
+        "(the secret's SHA-256), shuffles and below",
+    )
     args = parser.parse_args(argv)
     try:
         return run(args)

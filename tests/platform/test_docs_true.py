@@ -1,0 +1,432 @@
+"""docs/ read against the server. Each test reads a statement's value out of the document (a table
+row, a regular expression, a field list) and checks it against the code that enforces it or
+against the running server, so a document that drifts from the server fails here; no value is
+copied into this file."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect as ws_connect
+
+from games import services
+from games.consumers import TableConsumer
+from games.models import Majlis, Match, new_public_id
+from sahrat_site import sockets
+from sahrat_site.asgi import application
+from tests.tables.helpers import make_table, seat_humans
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+FAIRNESS = (ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
+TIMEOUT = 30
+
+
+@pytest.fixture
+def users(django_user_model):
+    return [
+        django_user_model.objects.create_user(
+            f"docs{i}", password="x-Long-pass-123", display_name=f"لاعب {i}"
+        )
+        for i in range(2)
+    ]
+
+
+@pytest.fixture
+def creator(django_user_model):
+    return django_user_model.objects.create_user("docshost", password="x-Long-pass-123")
+
+
+# ------------------------------------------------------------------------------ reading the docs
+
+
+def section(text: str, heading: str) -> str:
+    """The text under a markdown heading (any level), up to the next heading of that level or
+    higher."""
+    match = re.search(rf"^(#+) {re.escape(heading)}\s*$", text, re.M)
+    assert match, f"no heading {heading!r}"
+    level = len(match.group(1))
+    rest = text[match.end() :]
+    end = re.search(rf"^#{{1,{level}}} ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def table(text: str) -> list[dict[str, str]]:
+    """The first markdown table in ``text`` as rows keyed by its header."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
+    assert len(lines) >= 3, "no table"
+    split = [[c.strip() for c in re.split(r"(?<!\\)\|", ln)[1:-1]] for ln in lines]
+    head, rows = split[0], split[2:]
+    return [dict(zip(head, row, strict=True)) for row in rows]
+
+
+def ticked(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def first_int(cell: str) -> int:
+    return int(re.search(r"\d+", cell).group())
+
+
+def limits() -> dict[str, dict[str, str]]:
+    return {ticked(r["setting"])[0]: r for r in table(section(PROTOCOL, "Limits"))}
+
+
+# ------------------------------------------------------------------------------ the socket side
+
+
+def _cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def _open(user, path: str) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(_cookie)(user)
+    comm = WebsocketCommunicator(
+        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    )
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected, path
+    return comm
+
+
+async def _closed_with(comm: WebsocketCommunicator) -> tuple[list[dict], int]:
+    """Frames until the server closes the socket, and the close code."""
+    frames = []
+    while True:
+        out = await comm.receive_output(timeout=TIMEOUT)
+        if out["type"] == "websocket.close":
+            return frames, out.get("code")
+        frames.append(json.loads(out["text"]))
+
+
+def test_every_limit_in_the_table_is_the_setting_it_names():
+    rows = limits()
+    for name, row in rows.items():
+        assert first_int(row["default"]) == getattr(django_settings, name), name
+    # Every socket limit of the settings is in the table, and the chat window as it is written.
+    assert {n for n in dir(django_settings) if n.startswith("WS_") and "MAX" in n} <= set(rows)
+    window = re.search(r"`CHAT_WINDOW_SECONDS` = (\d+)", rows["CHAT_MAX_IN_WINDOW"]["default"])
+    assert int(window.group(1)) == django_settings.CHAT_WINDOW_SECONDS
+
+
+def test_every_close_code_is_one_the_server_uses():
+    documented = {int(r["code"]) for r in table(section(PROTOCOL, "Close codes"))}
+    ours = {v for k, v in vars(sockets).items() if k.startswith("CLOSE_")}
+    assert ours <= documented
+    assert documented - ours == {1000, 1011}  # RFC 6455's normal close and server error
+
+
+def test_the_error_codes_table_names_the_servers_codes_and_close_codes():
+    rows = {ticked(r["code"])[0]: r for r in table(section(PROTOCOL, "Error codes"))}
+    closes = {
+        "rate_limited": sockets.CLOSE_RATE_LIMITED,
+        "too_many_sockets": sockets.CLOSE_TOO_MANY_SOCKETS,
+        "unavailable": sockets.CLOSE_TRY_AGAIN,
+    }
+    for code, row in rows.items():
+        assert code == "bad_frame" or code in sockets.ERRORS, code
+        said = re.search(r"closed with (\d+)", row["the socket"])
+        assert (int(said.group(1)) if said else None) == closes.get(code), code
+    assert set(closes) <= set(rows)
+    # bad_frame's row states the frame size and the depth; they are the settings'.
+    assert str(django_settings.WS_MAX_FRAME) in rows["bad_frame"]["when"]
+    assert f"more than {django_settings.WS_MAX_DEPTH} deep" in rows["bad_frame"]["when"]
+
+
+def test_the_table_refusal_codes_are_exactly_the_services_codes():
+    text = section(PROTOCOL, "Refusals at a table")
+    listed = text.split("Table codes:", 1)[1].split("A move the rules refuse", 1)[0]
+    assert set(ticked(listed)) == set(services.MESSAGES)
+
+
+def test_the_frames_a_client_sends_are_the_table_sockets_handlers():
+    rows = table(section(PROTOCOL, "Frames a client sends"))
+    kinds = {json.loads(re.sub(r'<[^>]*>|"…"|…', "0", ticked(r["frame"])[0]))["type"] for r in rows}
+    assert kinds == set(TableConsumer.HANDLERS)
+
+
+def test_the_documented_seed_rule_is_the_services_pattern():
+    sit = next(
+        r for r in table(section(PROTOCOL, "Frames a client sends")) if '"sit"' in r["frame"]
+    )
+    rule = next(t for t in ticked(sit["what it does"]) if t.startswith("\\A"))
+    assert rule.replace("\\\\", "\\") == services.SEED_PATTERN.pattern
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_both_sockets_say_hello_first_as_documented(creator, users):
+    hello = json.loads(ticked(section(PROTOCOL, "Connecting").split("first frame on")[1])[0])
+    assert set(hello) == {"type", "user"}
+    table_ = await database_sync_to_async(make_table)(creator, "hand", {"players": 2})
+    for path in ("/ws/majlis/", f"/ws/table/{table_.public_id}/?format=json"):
+        comm = await _open(users[0], path)
+        first = await comm.receive_json_from(timeout=TIMEOUT)
+        assert first == {"type": hello["type"], "user": users[0].display_name}, path
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_frame_size_and_depth_limits_hold_on_the_server_as_documented(users):
+    rows = limits()
+    size, depth = (
+        first_int(rows["WS_MAX_FRAME"]["default"]),
+        first_int(rows["WS_MAX_DEPTH"]["default"]),
+    )
+    comm = await _open(users[0], "/ws/majlis/")
+    await comm.receive_json_from(timeout=TIMEOUT)  # hello
+
+    async def reply(text: str) -> str:
+        await comm.send_to(text_data=text)
+        return (await comm.receive_json_from(timeout=TIMEOUT))["code"]
+
+    padded = '{"type": "x", "pad": "%s"}'
+    filler = size - len(padded % "")
+    assert await reply(padded % ("a" * filler)) == "unknown_type"  # exactly the limit: read
+    assert await reply(padded % ("a" * (filler + 1))) == "bad_frame"
+    # {"type": "x"} is depth 1; each "n": [...] around a list adds one.
+    nested = '{"type": "x", "n": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    assert sockets.json_depth(json.loads(nested)) == depth
+    assert await reply(nested) == "unknown_type"
+    deeper = '{"type": "x", "n": ' + "[" * depth + "]" * depth + "}"
+    assert await reply(deeper) == "bad_frame"
+    assert await reply("[" * 100_000) == "bad_frame"  # not even parsed deeply: too long
+    assert await reply("[" * (size - 1)) == "bad_frame"  # deeper than the parser goes
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_client_faster_than_the_frame_rate_is_closed_with_the_documented_code(
+    users, settings
+):
+    row = table(section(PROTOCOL, "Error codes"))
+    code = int(
+        re.search(
+            r"closed with (\d+)", next(r for r in row if "rate_limited" in r["code"])["the socket"]
+        ).group(1)
+    )
+    settings.WS_RATE_BURST, settings.WS_RATE_PER_S = 3, 0.001  # the same bucket, smaller
+    comm = await _open(users[0], "/ws/majlis/")
+    await comm.receive_json_from(timeout=TIMEOUT)
+    for n in range(settings.WS_RATE_BURST + 1):  # pings: any frame counts
+        await comm.send_json_to({"type": "ping", "seq": n})
+    frames, closed = await _closed_with(comm)
+    assert [f["type"] for f in frames] == ["pong"] * settings.WS_RATE_BURST + ["error"]
+    assert frames[-1]["code"] == "rate_limited" and closed == code
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_chat_length_limit_is_the_documented_one(creator, users):
+    limit = first_int(limits()["CHAT_MAX_LENGTH"]["default"])
+
+    def setup():
+        t = make_table(creator, "hand", {"players": 2})
+        seat_humans(t, users[:2])
+        return t
+
+    table_ = await database_sync_to_async(setup)()
+    comm = await _open(users[0], f"/ws/table/{table_.public_id}/?format=json")
+    await comm.receive_json_from(timeout=TIMEOUT)  # hello
+    await comm.receive_json_from(timeout=TIMEOUT)  # state
+    # Runs of whitespace count as one space.
+    await comm.send_json_to({"type": "chat", "text": "x" * (limit - 2) + " \n\t y"})
+    said = await comm.receive_json_from(timeout=TIMEOUT)
+    assert said["type"] == "state" and said["chat"][-1]["text"].endswith("x y")
+    # Every key the state frame shows in docs/protocol.md is one the server sends, and back.
+    block = section(PROTOCOL, "state (server → client)").split("```json", 1)[1].split("```")[0]
+    documented = set(re.findall(r'"(\w+)":', block))
+    sent = {"type", *said, *said["table"], *said["you"], *said["match"], *said["chat"][-1]}
+    sent |= set(said["table"]["seats"][0]) | set(said["match"]["seeds"][0])
+    assert documented == sent
+    await comm.send_json_to({"type": "chat", "text": "x" * (limit + 1)})
+    refused = await comm.receive_json_from(timeout=TIMEOUT)
+    assert refused["code"] == "chat_too_long"
+    await comm.disconnect()
+
+
+# ------------------------------------------------------------------------------ a real Daphne
+
+
+def _other(base: str, scheme: str | None = None, port: int | None = None) -> str:
+    parts = urlsplit(base)
+    host = f"{parts.hostname}:{port or parts.port}"
+    return urlunsplit((scheme or parts.scheme, host, "", "", ""))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_server_takes_only_its_own_origin(daphne_server, users):
+    """The documented rule over a real handshake (a real Host header): the site's own scheme,
+    host and port, nothing else, and an Origin is required."""
+    cookie = _cookie(users[0]).decode()
+    url = daphne_server.replace("http://", "ws://") + "/ws/majlis/"
+    port = urlsplit(daphne_server).port
+    with ws_connect(url, origin=daphne_server, additional_headers={"Cookie": cookie}) as ws:
+        assert json.loads(ws.recv(timeout=TIMEOUT))["type"] == "hello"
+    for origin in (
+        _other(daphne_server, port=port + 1),
+        _other(daphne_server, scheme="https"),
+        None,
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            ws_connect(url, origin=origin, additional_headers={"Cookie": cookie}, open_timeout=10)
+        assert refused.value.response.status_code == 403, origin
+
+
+# ------------------------------------------------------------------------------ the HTTP side
+
+
+def _csrf(client: Client, path: str) -> str:
+    assert client.get(path).status_code == 200
+    return client.cookies["csrftoken"].value
+
+
+def _step(step: str) -> tuple[dict[str, str], str]:
+    """A row of the HTTP side's table and the path it names."""
+    rows = table(section(PROTOCOL, "The HTTP side: signing up, signing in, making a table"))
+    row = next(r for r in rows if r["step"] == step)
+    return row, ticked(row["request"])[-1].split()[-1]
+
+
+@pytest.mark.django_db
+def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
+    """The steps of "The HTTP side", with the fields and paths read from its table, through
+    Django's CSRF check as a program meets it."""
+    Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+    client = Client(enforce_csrf_checks=True)
+    row, path = _step("sign up")
+    names = ticked(row["fields"])
+    assert names == ["username", "display_name", "password1", "password2"]
+    values = {"username": "prog1", "display_name": "برنامج", "password1": "x-Long-pass-123"}
+    values["password2"] = values["password1"]
+    token = _csrf(client, path)
+    # Without the token, refused.
+    assert client.post(path, values).status_code == 403
+    done = client.post(path, {**values, "csrfmiddlewaretoken": token})
+    assert done.status_code == 302 and "sessionid" in client.cookies
+    assert done["Location"] == ticked(row["on success"])[0]
+
+    fresh = Client(enforce_csrf_checks=True)
+    row, path = _step("sign in")
+    token = _csrf(fresh, path)
+    login = dict.fromkeys(ticked(row["fields"]))
+    login.update(username="prog1", password=values["password1"])
+    # An Origin, when sent, must be the site's own.
+    evil = fresh.post(
+        path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://evil.example"
+    )
+    assert evil.status_code == 403
+    throttle = re.search(r"after (\d+) failures.*HTTP (\d+) for (\d+) minutes", row["on success"])
+    failures, status, minutes = map(int, throttle.groups())
+    assert failures == django_settings.AXES_FAILURE_LIMIT
+    assert status == django_settings.AXES_HTTP_RESPONSE_CODE
+    assert minutes * 60 == django_settings.AXES_COOLOFF_TIME.total_seconds()
+    signed = fresh.post(
+        path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://testserver"
+    )
+    assert signed.status_code == 302 and "sessionid" in fresh.cookies
+
+    row, path = _step("make a table")
+    fields = ticked(row["fields"])
+    assert {"game", "players", "rounds", "variant", "table", "stake", "private", "seat"} <= set(
+        fields
+    )
+    rounds = re.search(r"`rounds` \((\d+) to (\d+); (\d+) when left out\)", row["fields"])
+    low, high, default = map(int, rounds.groups())
+    token = fresh.cookies["csrftoken"].value
+    made = fresh.post(
+        path,
+        {"game": "hand", "players": 2, "rounds": 3, "stake": 0, "csrfmiddlewaretoken": token},
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert made.status_code == 302 and made["Location"].startswith("/majlis/t/")
+    table_id = made["Location"].split("/")[3]
+    match = Match.objects.get(table__public_id=table_id)
+    assert match.table.options["rounds"] == 3
+    plain = fresh.post(path, {"game": "hand", "players": 2, "csrfmiddlewaretoken": token})
+    table_id = plain["Location"].split("/")[3]
+    assert Match.objects.get(table__public_id=table_id).table.options["rounds"] == default
+    for wrong in (low - 1, high + 1):
+        refused = fresh.post(
+            path, {"game": "hand", "players": 2, "rounds": wrong, "csrfmiddlewaretoken": token}
+        )
+        assert refused.status_code == 400, wrong
+    # Jakaro has no rounds: a field of another game is refused, and nothing is made.
+    tables = Match.objects.count()
+    jakaro = fresh.post(
+        path, {"game": "jakaro", "players": 2, "rounds": 3, "csrfmiddlewaretoken": token}
+    )
+    assert jakaro.status_code == 400 and Match.objects.count() == tables
+
+
+# ------------------------------------------------------------------------------ identifiers
+
+
+@pytest.mark.django_db
+def test_the_identifier_and_seed_forms_in_fairness_md_are_the_sites(creator):
+    pieces = section(FAIRNESS, "1. The pieces")
+    ident = re.search(r"The \*\*identifier\*\* is.*?regular expression `([^`]+)`", pieces, re.S)
+    seed = re.search(
+        r"The \*\*seeds\*\* the site accepts.*?regular expression `([^`]+)`", pieces, re.S
+    )
+    ident, seed = ident.group(1), seed.group(1)
+    assert seed == services.SEED_PATTERN.pattern
+    table_ = make_table(creator, "jakaro", {"players": 2})
+    match = Match.objects.get(table=table_)
+    for made in (match.public_id, new_public_id(), new_public_id()):
+        assert re.match(ident, made), made
+
+
+# ------------------------------------------------------------------------------ dealing, scenarios
+
+
+def test_jakaro_packets_start_with_the_player_after_the_dealer_in_every_document():
+    from games.jakaro import engine
+    from verify.fairness import RandomSource
+
+    said = "starting with the player after the dealer"
+    rules = (ROOT / "docs" / "rules" / "jakaro.md").read_text(encoding="utf-8")
+    assert said in rules and said in section(FAIRNESS, "6.1 The Verify page («تحقق»)")
+    for text in (rules, FAIRNESS):
+        assert "dealer's left" not in text and "dealer's right" not in rules
+    for players in (2, 4):
+        rng = RandomSource(bytes(32), "jakaro", "0123456789abcdef", {})
+        state = engine.new_match(engine.parse_options({"players": players}), rng)
+        deck = rng.deck("deal/1")
+        after = (state.dealer + 1) % players
+        # One card at a time from deck position 0: the first card is the next seat's.
+        for i in range(players):
+            assert deck[i] in state.hands[(after + i) % players]
+        assert state.turn == after
+
+
+def test_the_hand_scenario_keys_are_the_ones_the_adapter_reads():
+    from games.hand import engine
+    from games.hand import scenario as hand_scenario
+    from verify.fairness import RandomSource
+
+    hand = section((ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8"), "Hand")
+    row = next(r for r in table(section(hand, "Position")) if "`seeds`" in r["key"])
+    assert ticked(row["key"]) == ["secret", "ident", "seeds"]
+    assert "round" not in row["meaning"].split("source")[0]  # the match's source, not a round's
+    secret, seeds = "11" * 32, {0: "a" * 32, 1: "b" * 32}
+    position = {"deal": True, "options": {"players": 2}, "secret": secret, "ident": "abc"}
+    with_seeds, _ = hand_scenario.build_state({**position, "seeds": seeds})
+    without, _ = hand_scenario.build_state(position)
+    expected = engine.new_match(
+        engine.Options(players=2), RandomSource(bytes.fromhex(secret), "hand", "abc", seeds)
+    )
+    assert with_seeds.round.hands == expected.round.hands != without.round.hands
