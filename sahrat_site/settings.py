@@ -245,6 +245,9 @@ TABLES_QUEUE = os.environ.get("TABLES_QUEUE", "celery")
 # The live tables' clocks (games/services.py). Tests shorten them through the environment.
 TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own
 SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
+# A seat being kept (its player away, not yet given up) has this long for each of its turns, so
+# the others do not wait out a whole turn time for someone who is not there (docs/rules/*.md).
+AWAY_TURN_SECONDS = float(os.environ.get("AWAY_TURN_SECONDS", "5"))
 # Each web process says it is alive this often; one silent for PRESENCE_LEASE_S has ended without
 # closing its sockets, and the seats it held are counted again (games.services.processes_gone).
 PRESENCE_BEAT_S = float(os.environ.get("PRESENCE_BEAT_S", "10"))

@@ -42,9 +42,17 @@ def test_staff_see_a_match_with_its_log_and_abort_it(staff_client, creator, user
         assert act.action in text
     # The log cannot be edited or added to from the admin: no action has its own page.
     assert "games_matchaction_change" not in text
-    response = staff_client.post(
+    # The action asks first: the intermediate page, and nothing changes yet.
+    asked = staff_client.post(
         reverse("admin:games_match_changelist"),
         {"action": "abort", "_selected_action": [match.pk]},
+    )
+    assert asked.status_code == 200 and "abort-confirm" in asked.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    response = staff_client.post(
+        reverse("admin:games_match_changelist"),
+        {"action": "abort", "_selected_action": [match.pk], "confirm": "yes"},
     )
     assert response.status_code == 302
     match.refresh_from_db()
