@@ -245,6 +245,10 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         game_view = prepare(view, named, you) if prepare else None
         if game_view is not None and not playing:
             game_view["moves"] = []  # a finished match shown between matches takes no move
+        if game_view is not None and mine is not None and mine.get("left"):
+            game_view["moves"] = []  # a seat given up takes no move from its player any more
+            if "mine" in game_view:
+                game_view["mine"] = False
         # The end screen's recap of a finished match (selectors.match_recap: only once the
         # match is over and its secret revealed), in words, by the game's own part.
         recap = played.get("recap") if played else None
@@ -279,7 +283,13 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "away_turn_seconds": int(min(settings.AWAY_TURN_SECONDS, table["turn_seconds"])),
         "cancelled": bool(played and played.get("end_reason") == "staff"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
-        "your_turn": playing and view is not None and you is not None and view["turn"] == you,
+        "your_turn": (
+            playing
+            and view is not None
+            and you is not None
+            and view["turn"] == you
+            and not (mine and mine.get("left"))
+        ),
         "turn_name": (
             _named(seats, view["turn"]) if playing and view and view["turn"] is not None else None
         ),

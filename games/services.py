@@ -582,17 +582,26 @@ def _follow(match: Match, seats: list[Seat]) -> bool:
     return True
 
 
+def _presence_changed(table: Table) -> None:
+    """A seat's presence changed as the others see it (away, back): they are told after commit.
+    During a match its deadline follows first (an away seat's turn is short, a player back gets
+    their turn's time again), in a transaction of its own: no seat lock is held then while the
+    match's is taken (a move and a match's end lock the match first, then seats)."""
+    if table.status != Table.Status.PLAYING:
+        broadcast(table, current_match(table))
+        return
+    transaction.on_commit(functools.partial(_clock_follows, table.pk), robust=True)
+
+
 def _clock_follows(table_pk: int) -> None:
-    """After a seat's presence changed (and its transaction committed, so no seat lock is held
-    while the match's is taken: a move locks the match first): the deadline follows."""
     with transaction.atomic():
         rows = Match.objects.select_for_update(of=("self",)).select_related("table")
         match = rows.filter(table_id=table_pk).order_by("-number").first()
-        if match is None or match.status != Match.Status.PLAYING:
+        if match is None:
             return
         seats = list(Seat.objects.filter(table_id=table_pk).order_by("number"))
-        if _follow(match, seats):
-            broadcast(match.table, match)
+        _follow(match, seats)
+        broadcast(match.table, match)  # one message for the seat and the clock
 
 
 def _set_deadline(
@@ -818,9 +827,6 @@ def _recount(table: Table, seat: Seat, away_from: datetime | None = None) -> boo
     seat.save(update_fields=["connected", "away_since", "bot_playing", "back_from"])
     if stood_up:
         _reset_deadline(table)
-    if in_play and not seat.left and (came_back or (was_here and count == 0)):
-        # An away seat's turn is short, and a player back gets their turn's time again.
-        transaction.on_commit(functools.partial(_clock_follows, table.pk), robust=True)
     # The others are told when a seat's keeping starts or ends (their countdown, the bot's
     # tag), not for each extra tab.
     return came_back or (was_here and count == 0)
@@ -836,7 +842,7 @@ def seat_connected(*, user: Any, table_id: str, process: str) -> None:
     _presence_add(table, user, process, 1)
     seat = _my_seat(table, user)
     if seat is not None and _recount(table, seat):
-        broadcast(table, current_match(table))
+        _presence_changed(table)
 
 
 @transaction.atomic
@@ -849,7 +855,7 @@ def seat_disconnected(*, user: Any, table_id: str, process: str) -> None:
     _presence_add(table, user, process, -1)
     seat = _my_seat(table, user)
     if seat is not None and _recount(table, seat):
-        broadcast(table, current_match(table))
+        _presence_changed(table)
 
 
 def process_seen(*, process: str) -> bool:
@@ -877,7 +883,7 @@ def sockets_restored(*, process: str, sockets: dict[tuple[str, int], int]) -> No
         )
         seat = _my_seat(table, user)
         if seat is not None and _recount(table, seat):
-            broadcast(table, current_match(table))
+            _presence_changed(table)
 
 
 def processes_gone() -> int:
@@ -906,7 +912,7 @@ def processes_gone() -> int:
                     .first()
                 )
                 if seat is not None and _recount(table, seat, last_seen.get(process)):
-                    broadcast(table, current_match(table))
+                    _presence_changed(table)
     WebProcess.objects.filter(seen_at__lt=limit).delete()
     return len(gone)
 
