@@ -245,3 +245,49 @@ def test_players_are_told_the_staff_cancelled_the_match_and_their_stake_came_bac
     assert 'data-testid="cancelled-line"' in page
     assert "the staff cancelled this match: your stake was returned" in page
     assert wallet_services.balance_of(users[0]) == 500
+
+
+async def test_the_forfeit_frame_gives_the_seat_up_and_the_other_is_told(creator, users):
+    """Over the JSON socket: ``forfeit`` during a match; refused before one starts and when
+    sent twice, with words and nothing changed."""
+    from channels.db import database_sync_to_async
+
+    from tests.tables.test_consumers import connect, next_state
+
+    def setup():
+        table = make_table(creator, "jakaro", {"players": 2})
+        seat_humans(table, users[:2])
+        waiting = make_table(creator, "jakaro", {"players": 2})
+        return table, waiting
+
+    table, waiting = await database_sync_to_async(setup)()
+    early, _, _ = await connect(users[0], waiting.public_id)
+    await next_state(early)
+    await early.send_json_to({"type": "forfeit"})
+    refused = await early.receive_json_from(timeout=10)
+    assert refused["type"] == "error" and refused["code"] == "not_playing"
+    await early.disconnect()
+
+    a, _, _ = await connect(users[0], table.public_id)
+    b, _, _ = await connect(users[1], table.public_id)
+    await next_state(a)
+    await next_state(b)
+    await a.send_json_to({"type": "forfeit"})
+    while True:  # the other seat's state, once the seat is given up
+        seen = await next_state(b)
+        if seen["table"]["seats"][0]["left"]:
+            break
+    assert seen["match"]["leavers"] == [{"seat": 0, "name": "لاعب 0", "why": "forfeit"}]
+    assert seen["you"]["left"] is False
+    while True:
+        mine = await next_state(a)
+        if mine["you"]["left"]:
+            break
+    await a.send_json_to({"type": "forfeit"})
+    while True:
+        frame = await a.receive_json_from(timeout=10)
+        if frame["type"] == "error":
+            break
+    assert frame["code"] == "left_match" and frame["message"]
+    for comm in (a, b):
+        await comm.disconnect()
