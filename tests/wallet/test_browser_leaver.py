@@ -90,6 +90,12 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         match = Match.objects.get(table=table, number=1)
         # The turn's countdown says what it counts.
         assert "turn" in b.get_by_test_id("turn-clock").inner_text()
+        # "Leave the match" asks first and says what it costs at a coin table (not confirmed).
+        b.get_by_test_id("forfeit").locator("summary").click()
+        cost = b.get_by_test_id("forfeit").inner_text()
+        assert "50 coins stays in the pot" in cost
+        assert b.get_by_test_id("forfeit-confirm").is_visible()
+        b.get_by_test_id("forfeit").locator("summary").click()
 
         # Huda's page goes: Omar sees her seat kept, with its own labelled countdown.
         a.close()
@@ -144,7 +150,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         told = a.get_by_test_id("you-left")
         told.wait_for()
         assert "50" in told.inner_text()
-        assert a.get_by_test_id("forfeit").count() == 0
+        assert not a.get_by_test_id("forfeit").is_visible()
         a.screenshot(path=str(ARTIFACTS / "leaver-told-ar.png"), full_page=True)
 
         # The match is played out (Omar's remaining turns time out, from this process); the
@@ -168,6 +174,47 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         a.screenshot(path=str(ARTIFACTS / "leaver-wallet-ar.png"), full_page=True)
         b.goto(f"{base}/wallet/")
         assert b.get_by_test_id("left-line").count() == 0
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_leaving_from_the_table_asks_first_then_gives_the_seat_up_like_the_keeping_does(
+    leaver_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    base = leaver_site
+    host = player(django_user_model, "host", "المضيف")
+    huda = player(django_user_model, "huda", "هدى")
+    omar = player(django_user_model, "omar", "Omar", lang="en")
+    for user in (huda, omar):
+        wallet_services.grant_starter(user=user)
+    table = make_table(host, "jakaro", {"players": 2}, stake=10)
+    url = f"{base}/majlis/t/{table.public_id}/"
+    ctx_a, a = open_as(chromium, base, huda)
+    ctx_b, b = open_as(chromium, base, omar, lang="en")
+    try:
+        for page in (a, b):
+            page.goto(url)
+            wait_live(page)
+        sit(a, 0)
+        sit(b, 1)
+        for page in (a, b):
+            page.wait_for_selector("#table-live[data-status='playing']")
+        # Nothing is sent until the confirmation's own button is pressed.
+        b.get_by_test_id("forfeit").locator("summary").click()
+        assert "10 coins stays in the pot" in b.get_by_test_id("forfeit").inner_text()
+        assert not Seat.objects.get(table=table, number=1).left
+        b.get_by_test_id("forfeit-confirm").click()
+        b.get_by_test_id("you-left").wait_for()
+        assert not b.get_by_test_id("forfeit").is_visible()
+        a.wait_for_selector("[data-testid='left-1']")
+        assert "Omar (غادر المباراة)" in a.locator("#table-live .seats").inner_text()
+        match = Match.objects.get(table=table, number=1)
+        assert [(r["seat"], r["why"]) for r in match.leavers] == [(1, "forfeit")]
+        b.screenshot(path=str(ARTIFACTS / "forfeit-en.png"), full_page=True)
     finally:
         ctx_a.close()
         ctx_b.close()
