@@ -4,12 +4,21 @@ chat line."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games import services
 from games.models import ChatMessage, Majlis, Match, MatchAction, MatchSeed, Seat, Table
+from wallet import selectors as wallet_selectors
 
 
 @admin.register(Majlis)
@@ -94,6 +103,8 @@ class MatchAdmin(admin.ModelAdmin):
         "seq",
         "deadline",
         "outcome",
+        "end_reason",
+        "leavers",
         "created_at",
         "started_at",
         "ended_at",
@@ -102,6 +113,7 @@ class MatchAdmin(admin.ModelAdmin):
     readonly_fields = fields
     inlines = [SeedInline, ActionInline]
     actions = ["abort"]
+    change_form_template = "admin/games/match/change_form.html"
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -109,15 +121,65 @@ class MatchAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.action(description=_("Abort the selected matches (their secrets are revealed)"))
-    def abort(self, request, queryset) -> None:
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:match_id>/abort/", view(self.abort_view), name="games_match_abort"),
+            *super().get_urls(),
+        ]
+
+    def _confirmation(self, request: HttpRequest, matches: list[Match], **extra: Any) -> Any:
+        """The page staff see before a match is aborted: each match that is not over, and for a
+        coin match how many coins go back to whom (the refund, wallet.services.refund)."""
+        rows = [
+            {"match": m, "refunds": wallet_selectors.refunds_of(m), "stake": m.table.stake}
+            for m in matches
+            if not m.over
+        ]
+        ctx = {
+            **self.admin_site.each_context(request),
+            "title": _("Abort these matches?"),
+            "opts": self.model._meta,
+            "rows": rows,
+            "done": [m for m in matches if m.over],
+            **extra,
+        }
+        return TemplateResponse(request, "admin/games/match/abort_confirm.html", ctx)
+
+    def _abort(self, request: HttpRequest, matches: list[Match]) -> int:
         done = 0
-        for match in queryset:
+        for match in matches:
             if not match.over:
                 services.match_abort(match_id=match.pk)
                 done += 1
         words = ngettext("%(n)d match aborted.", "%(n)d matches aborted.", done) % {"n": done}
         self.message_user(request, words, messages.SUCCESS)
+        return done
+
+    @admin.action(description=_("Abort the selected matches (their secrets are revealed)"))
+    def abort(self, request, queryset) -> Any:
+        """Asks first (an intermediate page, like Django's own delete); the page's "Yes" sends
+        the action again with ``confirm``."""
+        matches = list(queryset.select_related("table"))
+        if request.POST.get("confirm") != "yes":
+            return self._confirmation(
+                request,
+                matches,
+                action_checkbox_name=helpers.ACTION_CHECKBOX_NAME,
+                selected=[m.pk for m in matches],
+            )
+        self._abort(request, matches)
+        return None
+
+    def abort_view(self, request: HttpRequest, match_id: int) -> HttpResponse:
+        """One match: GET asks (with the coins that go back), a POST with ``confirm`` aborts."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+        if request.method == "POST" and request.POST.get("confirm") == "yes":
+            self._abort(request, [match])
+            return redirect(reverse("admin:games_match_change", args=[match.pk]))
+        return self._confirmation(request, [match], one=match)
 
 
 @admin.register(ChatMessage)

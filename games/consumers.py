@@ -242,6 +242,9 @@ class TableConsumer(MajlisConsumer):
     async def do_leave(self, frame: dict[str, Any]) -> None:
         await db(services.seat_leave)(user=self.user, table_id=self.table.public_id)
 
+    async def do_forfeit(self, frame: dict[str, Any]) -> None:
+        await db(services.seat_forfeit)(user=self.user, table_id=self.table.public_id)
+
     async def do_ready(self, frame: dict[str, Any]) -> None:
         await db(services.table_ready)(
             user=self.user,
@@ -268,6 +271,7 @@ class TableConsumer(MajlisConsumer):
         "sit": do_sit,
         "bot": do_bot,
         "leave": do_leave,
+        "forfeit": do_forfeit,
         "ready": do_ready,
         "chat": do_chat,
         "ping": do_ping,

@@ -132,6 +132,9 @@ class Seat(models.Model):
         _("away since"), null=True, blank=True
     )  # the last socket closed then
     ready = models.BooleanField(_("ready"), default=False)  # for the next match at this table
+    # The player came back while the seat was being kept (the start of that absence): their page
+    # warns them what a longer absence costs until their next move (games.services._recount).
+    back_from = models.DateTimeField(_("back from an absence at"), null=True, blank=True)
 
     class Meta:
         ordering = ("table", "number")
@@ -194,6 +197,11 @@ class Presence(models.Model):
         return f"{self.user_id} at {self.table_id} via {self.process}: {self.sockets}"
 
 
+class EndReason(models.TextChoices):
+    PLAYED = "", _("played to the end")
+    STAFF = "staff", _("cancelled by the staff")
+
+
 class Match(models.Model):
     """One match at a table, from its commitment (fixed when the table, or the next match, is
     created, before anyone sits) to its revealed secret."""
@@ -229,6 +237,15 @@ class Match(models.Model):
     timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
     outcome = models.JSONField(_("outcome"), null=True, blank=True)
+    # Why an aborted match ended, for the players' pages and wallets (EndReason; "" otherwise).
+    end_reason = models.CharField(
+        _("why it ended"), max_length=16, choices=EndReason.choices, blank=True, default=""
+    )
+    # The seats given up during the match (away past SEAT_KEEP_SECONDS, or the player left):
+    # [{"seat": n, "user": id, "name": display name, "why": "away" | "forfeit", "at": ISO}].
+    # Kept on the match because the seat is emptied when it ends: its result, end screen and
+    # the leaver's wallet still name her, marked as left.
+    leavers = models.JSONField(_("players who left"), default=list, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
@@ -253,6 +270,10 @@ class Match(models.Model):
     @property
     def over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def left_by(self, user_id: int | None) -> dict | None:
+        """The leaver record of ``user_id`` in this match, if they gave their seat up."""
+        return next((r for r in self.leavers if r.get("user") == user_id), None)
 
 
 class MatchSeed(models.Model):

@@ -223,6 +223,8 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
         n = seat["number"]
         if seat["bot"]:
             label = bot_label(bots[i])
+        elif seat["name"] and seat.get("left"):
+            label = left_name(seat["name"])
         elif seat["name"]:
             label = seat["name"]
         else:
@@ -244,6 +246,24 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def left_name(name: str) -> str:
+    """A player who gave their seat up during the match, named and marked as left."""
+    return _("%(name)s (left the match)") % {"name": name}
+
+
+def _with_leavers(seats: list[dict[str, Any]], leavers: list[dict[str, Any]]) -> list[dict]:
+    """The seats as a played match's result and end screen name them: a seat given up during
+    the match by the name the match kept (the seat itself is emptied when it ends, and may be
+    taken since), marked as left."""
+    gone = {r["seat"]: r["name"] for r in leavers}
+    if not gone:
+        return seats
+    return [
+        {**s, "label": left_name(gone[s["number"]]), "empty": False} if s["number"] in gone else s
+        for s in seats
+    ]
 
 
 def _named(seats: list[dict[str, Any]], number: int) -> str:
@@ -291,17 +311,23 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
     any_empty = any(s["empty"] for s in seats)
     game_view = None
     played = shown or (match if match["status"] in ("finished", "aborted") else None)
+    # A played match's own names: its leavers kept, though their seats were emptied at its end.
+    named = _with_leavers(seats, played.get("leavers") or []) if played else seats
     if view is not None:
         prepare = GAME_VIEWS.get(table["game"])
-        game_view = prepare(view, seats, you) if prepare else None
+        game_view = prepare(view, named, you) if prepare else None
         if game_view is not None and not playing:
             game_view["moves"] = []  # a finished match shown between matches takes no move
+        if game_view is not None and mine is not None and mine.get("left"):
+            game_view["moves"] = []  # a seat given up takes no move from its player any more
+            if "mine" in game_view:
+                game_view["mine"] = False
         # The end screen's recap of a finished match (selectors.match_recap: only once the
         # match is over and its secret revealed), in words, by the game's own part.
         recap = played.get("recap") if played else None
         words = GAME_RECAPS.get(table["game"])
         if game_view is not None and words is not None:
-            game_view["match_recap"] = words(recap, seats) if recap else None
+            game_view["match_recap"] = words(recap, named) if recap else None
     return {
         "state": state,
         "t": table,
@@ -314,16 +340,38 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "match": match,
         "shown": shown,
         "played": played,
-        "result": _outcome(played["outcome"], seats) if played else None,
+        "result": _outcome(played["outcome"], named) if played else None,
         "waiting": waiting,
         "playing": playing,
         "can_sit": you is None and waiting and any_empty,
         "can_bot": table["creator"] and table["stake"] == 0 and waiting and any_empty,
         "can_leave": mine is not None and waiting,
+        # Leaving the match being played (the "forfeit" frame), after a confirmation.
+        "can_forfeit": mine is not None and playing and not mine.get("left"),
+        # The viewer gave their seat up in this match or the one shown; or came back while
+        # their seat was kept (until their next move); or the staff cancelled the match shown.
+        "you_left": bool(state["you"].get("left")),
+        "back_notice": bool(mine and mine.get("back_from") and playing and not mine.get("left")),
+        "keep_seconds": int(settings.SEAT_KEEP_SECONDS),
+        "away_turn_seconds": int(min(settings.AWAY_TURN_SECONDS, table["turn_seconds"])),
+        "cancelled": bool(played and played.get("end_reason") == "staff"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
-        "your_turn": playing and view is not None and you is not None and view["turn"] == you,
+        "your_turn": (
+            playing
+            and view is not None
+            and you is not None
+            and view["turn"] == you
+            and not (mine and mine.get("left"))
+        ),
         "turn_name": (
             _named(seats, view["turn"]) if playing and view and view["turn"] is not None else None
+        ),
+        # The seat to move is away (its seat kept): its turn is short (AWAY_TURN_SECONDS).
+        "turn_away": bool(
+            playing
+            and view
+            and view["turn"] is not None
+            and any(s["number"] == view["turn"] and s.get("away_until") for s in seats)
         ),
         "view": view,
         "game_view": game_view,
@@ -984,6 +1032,7 @@ def _hand_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
                 "connected": row.get("connected", True) or row.get("bot", False),
                 "bot_playing": row.get("bot_playing", False),
                 "away_until": row.get("away_until"),
+                "left": row.get("left", False),
                 "total": totals[seat] if seat < len(totals) else 0,
             }
         )

@@ -46,6 +46,7 @@ def _seat_row(seat: Seat) -> dict[str, Any]:
         "connected": seat.connected > 0 or seat.is_bot,
         "away_since": seat.away_since.isoformat() if seat.away_since else None,
         "ready": seat.ready,
+        "back_from": seat.back_from.isoformat() if seat.back_from else None,
     }
 
 
@@ -66,6 +67,9 @@ def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str
         "seeds": [{"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()} for s in seeds],
         "outcome": match.outcome,
         "recap": match_recap(match),
+        "end_reason": match.end_reason or None,
+        # Seats given up during the match, by name (no account id: that stays on the server).
+        "leavers": [{"seat": r["seat"], "name": r["name"], "why": r["why"]} for r in match.leavers],
     }
 
 
@@ -172,6 +176,8 @@ def public_and_shown(
         # team, the chat lines each team may read, and the snapshot the views come from.
         "_seat_users": [s.user_id for s in seats],
         "_seat_teams": seat_teams,
+        # Who gave up a seat in the match or the one shown: they are told so (viewer_state).
+        "_left_users": sorted({r["user"] for m in {match, shown} for r in m.leavers}),
         "_chat": lines,
         "_snapshot": (
             {"game": shown.game, "match": shown.public_id, "seq": shown.seq}
@@ -216,7 +222,7 @@ def viewer_state(
     table["seats"] = seats
     return {
         "table": table,
-        "you": {"seat": mine},
+        "you": {"seat": mine, "left": user_id is not None and user_id in public["_left_users"]},
         "match": public["match"],
         "shown": public["shown"],
         "view": view,

@@ -38,6 +38,7 @@ import games
 from games.contract import SERVER, BadOptions, Game, IllegalAction
 from games.models import (
     ChatMessage,
+    EndReason,
     Majlis,
     Match,
     MatchAction,
@@ -81,6 +82,7 @@ MESSAGES = {
     "no_team": _("This table has no teams."),
     "not_over": _("The match is not over yet."),
     "already_ready": _("You are already ready for the next match."),
+    "left_match": _("You left this match; your seat is played for you until it ends."),
     # The coin wallet (wallet/services.py)
     "not_enough_coins": _("You do not have enough coins for this table's stake."),
     "bad_stake": _("That stake is not one of the coin table levels."),
@@ -524,7 +526,83 @@ def due(engine: Game, state: Any, seats: list[Seat], turn_s: float) -> Due | Non
         # A person's pause is never the same twice; the jitter is for looks, not for fairness
         # (every card a bot sees and plays comes from the match's random source).
         return Due(seat, MatchAction.By.BOT, settings.BOT_DELAY * _pause.uniform(0.75, 1.5))
+    if seats[seat].left:
+        # A seat given up: its time-out play (never a bot at a coin table), after a bot's short
+        # pause instead of a turn time: the others never wait for someone who is gone.
+        return Due(seat, MatchAction.By.PLAYER, settings.BOT_DELAY * _pause.uniform(0.75, 1.5))
+    if _is_away(seats[seat]):
+        # A seat being kept: a short turn, then the time-out play (docs/rules/*.md).
+        return Due(seat, MatchAction.By.PLAYER, min(turn_s, settings.AWAY_TURN_SECONDS))
     return Due(seat, MatchAction.By.PLAYER, turn_s)
+
+
+def _is_away(seat: Seat) -> bool:
+    """A person's seat being kept: their last socket closed and the seat is not given up."""
+    return (
+        seat.user_id is not None
+        and not seat.is_bot
+        and seat.connected == 0
+        and seat.away_since is not None
+        and not seat.left
+        and not seat.bot_playing
+    )
+
+
+def _turn_start(match: Match) -> datetime:
+    """When the current turn began: the last logged action, or the match's start."""
+    last = match.actions.order_by("-seq").values_list("at", flat=True).first()
+    return last or match.started_at or timezone.now()
+
+
+def _follow(match: Match, seats: list[Seat]) -> bool:
+    """Who is at a seat changed (its player went away, came back, or gave it up): the locked,
+    playing match's deadline follows, for the seat whose turn it is only (never resetting
+    someone else's clock). An away seat's turn ends AWAY_TURN_SECONDS from now at the latest;
+    a player back gets their turn's full time from its start again; a seat now played at once
+    (given up) is due after the bot's pause. True if the deadline changed (the caller has
+    saved it)."""
+    if match.status != Match.Status.PLAYING or match.deadline is None:
+        return False
+    d = due(game_of(match), load_state(match), seats, _turn_time(match))
+    if d is None:
+        return False
+    now = timezone.now()
+    if d.by == MatchAction.By.PLAYER and d.seat is not None and not seats[d.seat].left:
+        if _is_away(seats[d.seat]):
+            new = min(match.deadline, now + timedelta(seconds=d.delay))
+        else:
+            full = _turn_start(match) + timedelta(seconds=_turn_time(match))
+            new = max(match.deadline, full)
+    else:
+        new = min(match.deadline, now + timedelta(seconds=d.delay))
+    if new == match.deadline:
+        return False
+    match.deadline = new
+    _schedule(match)
+    match.save(update_fields=TIMER_FIELDS)
+    return True
+
+
+def _presence_changed(table: Table) -> None:
+    """A seat's presence changed as the others see it (away, back): they are told after commit.
+    During a match its deadline follows first (an away seat's turn is short, a player back gets
+    their turn's time again), in a transaction of its own: no seat lock is held then while the
+    match's is taken (a move and a match's end lock the match first, then seats)."""
+    if table.status != Table.Status.PLAYING:
+        broadcast(table, current_match(table))
+        return
+    transaction.on_commit(functools.partial(_clock_follows, table.pk), robust=True)
+
+
+def _clock_follows(table_pk: int) -> None:
+    with transaction.atomic():
+        rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+        match = rows.filter(table_id=table_pk).order_by("-number").first()
+        if match is None:
+            return
+        seats = list(Seat.objects.filter(table_id=table_pk).order_by("number"))
+        _follow(match, seats)
+        broadcast(match.table, match)  # one message for the seat and the clock
 
 
 def _set_deadline(
@@ -588,6 +666,7 @@ def _after_match(match: Match) -> None:
     Seat.objects.filter(table=table, left=True).update(
         user=None, left=False, connected=0, away_since=None
     )
+    Seat.objects.filter(table=table, back_from__isnull=False).update(back_from=None)
     Seat.objects.filter(table=table).update(ready=False)
     Seat.objects.filter(table=table, is_bot=True).update(ready=True)
     _new_match(table, match.number + 1)
@@ -611,6 +690,8 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
     seat = next((s for s in held.seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated")
+    if seat.left:
+        raise TableError("left_match")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq != match.seq:
         raise TableError("stale_seq")
     engine = game_of(match)
@@ -618,6 +699,9 @@ def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
         raise TableError("server_only")
     state = load_state(match)
     _append(match, engine, state, seat.number, action, MatchAction.By.PLAYER, held)
+    if seat.back_from is not None:  # they play again: the "you were away" warning has done
+        Seat.objects.filter(pk=seat.pk).update(back_from=None)
+        seat.back_from = None
     _logged(match.table, match, held)
     return match
 
@@ -670,14 +754,16 @@ def matches_due(limit: int = 100) -> list[int]:
 
 
 @transaction.atomic
-def match_abort(*, match_id: int) -> Match:
+def match_abort(*, match_id: int, reason: str = EndReason.STAFF) -> Match:
     """Staff end a stuck match: it ends cleanly and its secret is revealed (the wallet refunds
-    stakes)."""
+    stakes). ``reason`` is kept on the match, so the players' table page, end screen and wallet
+    say why it ended."""
     match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
     if match.over:
         return match
     now = timezone.now()
     was_playing = match.status == Match.Status.PLAYING
+    match.end_reason = reason
     match.status = Match.Status.ABORTED
     match.ended_at = match.revealed_at = now
     match.deadline = None
@@ -728,13 +814,18 @@ def _recount(table: Table, seat: Seat, away_from: datetime | None = None) -> boo
     was_here = seat.connected > 0
     came_back = count > 0 and (seat.away_since is not None or seat.bot_playing)
     stood_up = count > 0 and seat.bot_playing
+    in_play = table.status == Table.Status.PLAYING
     seat.connected = count
     if count > 0:
+        if came_back and in_play and not seat.left:
+            # Back while the seat was kept (or played by a bot): their page warns them what a
+            # longer absence costs, on every socket of theirs, until their next move.
+            seat.back_from = seat.away_since or timezone.now()
         seat.away_since = None
         seat.bot_playing = False
     elif was_here:
         seat.away_since = away_from or timezone.now()
-    seat.save(update_fields=["connected", "away_since", "bot_playing"])
+    seat.save(update_fields=["connected", "away_since", "bot_playing", "back_from"])
     if stood_up:
         _reset_deadline(table)
     # The others are told when a seat's keeping starts or ends (their countdown, the bot's
@@ -752,7 +843,7 @@ def seat_connected(*, user: Any, table_id: str, process: str) -> None:
     _presence_add(table, user, process, 1)
     seat = _my_seat(table, user)
     if seat is not None and _recount(table, seat):
-        broadcast(table, current_match(table))
+        _presence_changed(table)
 
 
 @transaction.atomic
@@ -765,7 +856,7 @@ def seat_disconnected(*, user: Any, table_id: str, process: str) -> None:
     _presence_add(table, user, process, -1)
     seat = _my_seat(table, user)
     if seat is not None and _recount(table, seat):
-        broadcast(table, current_match(table))
+        _presence_changed(table)
 
 
 def process_seen(*, process: str) -> bool:
@@ -793,7 +884,7 @@ def sockets_restored(*, process: str, sockets: dict[tuple[str, int], int]) -> No
         )
         seat = _my_seat(table, user)
         if seat is not None and _recount(table, seat):
-            broadcast(table, current_match(table))
+            _presence_changed(table)
 
 
 def processes_gone() -> int:
@@ -822,7 +913,7 @@ def processes_gone() -> int:
                     .first()
                 )
                 if seat is not None and _recount(table, seat, last_seen.get(process)):
-                    broadcast(table, current_match(table))
+                    _presence_changed(table)
     WebProcess.objects.filter(seen_at__lt=limit).delete()
     return len(gone)
 
@@ -845,13 +936,20 @@ def seats_expired() -> list[int]:
 @transaction.atomic
 def seat_expire(*, seat_id: int) -> bool:
     """The player stayed away too long: at a free table a bot plays on with the same hand (the
-    player takes the seat back by coming back); at a coin table the seat is marked as left and
-    time-outs play for it. True if the seat changed."""
-    seats = Seat.objects.select_for_update(of=("self",)).select_related("table")
+    player takes the seat back by coming back); at a coin table the seat is given up
+    (``_give_up``: the player has left the match, the seat is played at once). True if the seat
+    changed."""
+    table_pk = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_pk is None:
+        return False
+    # The match first, then the seat: the order a move and a match's end take them in.
+    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+    match = rows.filter(table_id=table_pk).order_by("-number").first()
+    seats = Seat.objects.select_for_update(of=("self",)).select_related("table", "user")
     seat = seats.filter(pk=seat_id).first()
     if seat is None or seat.connected or seat.away_since is None or seat.user_id is None:
         return False
-    if seat.bot_playing or seat.left:
+    if seat.bot_playing or seat.left or match is None or match.status != Match.Status.PLAYING:
         return False
     limit = timezone.now() - timedelta(seconds=settings.SEAT_KEEP_SECONDS)
     if seat.away_since > limit:
@@ -859,12 +957,63 @@ def seat_expire(*, seat_id: int) -> bool:
     if seat.table.is_free:
         seat.bot_playing = True
         seat.save(update_fields=["bot_playing"])
-        _reset_deadline(seat.table)
+        _follow(match, list(Seat.objects.filter(table_id=table_pk).order_by("number")))
     else:
-        seat.left = True
-        seat.save(update_fields=["left"])
-    broadcast(seat.table, current_match(seat.table))
+        _give_up(match, seat, "away")
+    broadcast(seat.table, match)
     return True
+
+
+def _give_up(match: Match, seat: Seat, why: str) -> None:
+    """The one path for a seat given up during a match (away past SEAT_KEEP_SECONDS at a coin
+    table, or the player left from the table): the seat is marked as left for good (coming
+    back does not undo it), the leaver is recorded on the match by name (its result, end screen
+    and their wallet line name them, marked as left, after the seat is emptied at the end), and
+    the seat's time-out play is made at once from now on. The caller holds the match's lock,
+    then the seat's, and broadcasts. Coins: nothing moves now; the stake stays in the pot and
+    the settlement gives a leaver nothing (wallet/payouts.py)."""
+    seat.left = True
+    seat.bot_playing = False
+    seat.back_from = None
+    seat.save(update_fields=["left", "bot_playing", "back_from"])
+    user = seat.user
+    record = {
+        "seat": seat.number,
+        "user": user.pk,
+        "name": user.display_name or user.username,
+        "why": why,
+        "at": timezone.now().isoformat(),
+    }
+    match.leavers = [*(r for r in match.leavers if r.get("seat") != seat.number), record]
+    match.save(update_fields=["leavers"])
+    _follow(match, list(Seat.objects.filter(table_id=match.table_id).order_by("number")))
+
+
+@transaction.atomic
+def seat_forfeit(*, user: Any, table_id: str) -> Match:
+    """A seated player leaves the match being played, from the table (after the page asked them
+    to confirm what it costs). Exactly what a seat given up after SEAT_KEEP_SECONDS away does
+    (``_give_up``), at a free table too: the player earns no reward and the seat is played at
+    once to the end."""
+    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+    match = rows.filter(table__public_id=table_id).order_by("-number").first()
+    if match is None:
+        raise TableError("no_such_table")
+    if match.status != Match.Status.PLAYING:
+        raise TableError("not_playing")
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(table_id=match.table_id, user=user)
+        .first()
+    )
+    if seat is None:
+        raise TableError("not_seated")
+    if seat.left:
+        raise TableError("left_match")
+    _give_up(match, seat, "forfeit")
+    broadcast(match.table, match)
+    return match
 
 
 def _reset_deadline(table: Table) -> None:

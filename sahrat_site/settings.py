@@ -144,10 +144,8 @@ PASSWORD_HASHERS = [
 ]
 # `make test` sets SAHRAT_FAST_PASSWORDS=1: the suite's fixtures hash hundreds of passwords, and
 # Argon2 (slow on purpose) was a minute of it. The servers the tests start inherit it, so a user
-# made by a test still logs in there. Refused in production, where Argon2 must stay first.
-if os.environ.get("SAHRAT_FAST_PASSWORDS") == "1":
-    if PRODUCTION:
-        raise ImproperlyConfigured("SAHRAT_FAST_PASSWORDS is for tests only")
+# made by a test still logs in there. Production never honours it: Argon2 stays first there.
+if os.environ.get("SAHRAT_FAST_PASSWORDS") == "1" and not PRODUCTION:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PASSWORD_HASHERS]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -280,6 +278,9 @@ TABLES_QUEUE = os.environ.get("TABLES_QUEUE", "celery")
 # The live tables' clocks (games/services.py). Tests shorten them through the environment.
 TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own
 SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
+# A seat being kept (its player away, not yet given up) has this long for each of its turns, so
+# the others do not wait out a whole turn time for someone who is not there (docs/rules/*.md).
+AWAY_TURN_SECONDS = float(os.environ.get("AWAY_TURN_SECONDS", "5"))
 # Each web process says it is alive this often; one silent for PRESENCE_LEASE_S has ended without
 # closing its sockets, and the seats it held are counted again (games.services.processes_gone).
 PRESENCE_BEAT_S = float(os.environ.get("PRESENCE_BEAT_S", "10"))

@@ -35,7 +35,36 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         .annotate(n=Sum("amount"))
     ):
         (pots if row["kind"] == Transfer.Kind.STAKE else fees)[row["match_id"]] = row["n"]
+    from games.rendering import game_name  # the tables' words, read only here
+
+    user_id = getattr(user, "pk", None)
     for t in found.object_list:
         t.signed = t.amount if account is not None and t.dest_id == account.pk else -t.amount
         t.pot, t.fee = pots.get(t.match_id), fees.get(t.match_id)
+        # Why a match's coins moved as they did, said on its own line: the player left it
+        # (their stake stayed in the pot: no transfer says so, coins did not move), or the
+        # staff cancelled it (the refund).
+        match = t.match
+        t.game = game_name(match.game) if match is not None else ""
+        t.left_match = t.kind == Transfer.Kind.STAKE and bool(match and match.left_by(user_id))
+        t.cancelled = (
+            match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "staff"
+        )
     return balance, found
+
+
+def refunds_of(match: Any) -> list[dict[str, Any]]:
+    """What aborting ``match`` would give back (wallet.services.refund): each stake in its
+    escrow, by seat, with the player whose wallet paid it. Empty for a free match or one whose
+    stakes are not in (a waiting match)."""
+    escrow = Account.objects.filter(kind=Account.Kind.ESCROW, match=match).first()
+    if escrow is None:
+        return []
+    rows = Transfer.objects.filter(dest=escrow, kind=Transfer.Kind.STAKE).select_related(
+        "source__user"
+    )
+    out = [
+        {"seat": int(t.key.rsplit(":", 1)[1]) + 1, "user": t.source.user, "coins": t.amount}
+        for t in rows
+    ]
+    return sorted(out, key=lambda r: r["seat"])

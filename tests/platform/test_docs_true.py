@@ -248,6 +248,9 @@ async def test_the_chat_length_limit_is_the_documented_one(creator, users):
     assert said["type"] == "state" and said["chat"][-1]["text"].endswith("x y")
     # Every key the state frame shows in docs/protocol.md is one the server sends, and back.
     block = section(PROTOCOL, "state (server → client)").split("```json", 1)[1].split("```")[0]
+    # No seat was given up at this table, so the keys of a leaver's entry are left to
+    # tests/tables/test_leaving.py, which gives one up.
+    block = re.sub(r'"leavers": \[\{[^]]*\}\]', '"leavers": []', block)
     documented = set(re.findall(r'"(\w+)":', block))
     sent = {"type", *said, *said["table"], *said["you"], *said["match"], *said["chat"][-1]}
     sent |= set(said["table"]["seats"][0]) | set(said["match"]["seeds"][0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -53,14 +54,13 @@ LIVE_CLOCKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def live_site(django_db_setup) -> Iterator[str]:
-    """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
-    yields Daphne's base URL. Module-scoped: its beat's sweeper plays every overdue match in the
-    test database, which must not happen behind the backs of other modules' tests."""
+@contextmanager
+def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with ``clocks`` in
+    their environment; yields Daphne's base URL."""
     port = free_port()
     app = "sahrat_site.asgi:application"
-    schedule = ARTIFACTS / f"celerybeat-schedule-{os.getpid()}"
+    schedule = ARTIFACTS / f"celerybeat-schedule-{name}-{os.getpid()}"
     worker = [
         "celery",
         "-A",
@@ -74,17 +74,26 @@ def live_site(django_db_setup) -> Iterator[str]:
         "--without-gossip",
         "--without-mingle",
         "-n",
-        f"pages-{os.getpid()}@%h",
+        f"pages-{name}-{os.getpid()}@%h",
     ]
     daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
     with (
-        _server("live-daphne", *daphne, env=LIVE_CLOCKS) as server,
-        _server("live-celery", *worker, env=LIVE_CLOCKS),
+        _server(f"{name}-daphne", *daphne, env=clocks) as server,
+        _server(f"{name}-celery", *worker, env=clocks),
     ):
         wait_port(port, server, "Daphne")
         yield f"http://127.0.0.1:{port}"
-    for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{os.getpid()}*"):
+    for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{name}-{os.getpid()}*"):
         leftover.unlink()
+
+
+@pytest.fixture(scope="module")
+def live_site(django_db_setup) -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
+    yields Daphne's base URL. Module-scoped: its beat's sweeper plays every overdue match in the
+    test database, which must not happen behind the backs of other modules' tests."""
+    with live_servers(LIVE_CLOCKS) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ action. A majlis exists after ``migrate``."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ from games import selectors, services
 from games.models import ChatMessage, Match, MatchAction
 from tests.conftest import ROOT
 from tests.tables.helpers import advance_until, make_table, seat_humans
+from wallet import services as wallet_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,9 +44,17 @@ def test_staff_see_a_match_with_its_log_and_abort_it(staff_client, creator, user
         assert act.action in text
     # The log cannot be edited or added to from the admin: no action has its own page.
     assert "games_matchaction_change" not in text
-    response = staff_client.post(
+    # The action asks first: the intermediate page, and nothing changes yet.
+    asked = staff_client.post(
         reverse("admin:games_match_changelist"),
         {"action": "abort", "_selected_action": [match.pk]},
+    )
+    assert asked.status_code == 200 and "abort-confirm" in asked.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    response = staff_client.post(
+        reverse("admin:games_match_changelist"),
+        {"action": "abort", "_selected_action": [match.pk], "confirm": "yes"},
     )
     assert response.status_code == 302
     match.refresh_from_db()
@@ -134,3 +144,35 @@ def test_a_majlis_exists_after_migrate(tmp_path):
         timeout=120,
     )
     assert "['main']" in shown.stdout, shown.stderr
+
+
+def test_aborting_a_coin_match_asks_first_and_says_whose_coins_go_back(
+    staff_client, creator, users
+):
+    table = make_table(creator, "jakaro", {"players": 2}, stake=50)
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, number=1)
+    assert match.status == Match.Status.PLAYING
+    url = reverse("admin:games_match_abort", args=[match.pk])
+    # The match's page links to the confirmation; the confirmation names each refund.
+    change = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert url in change.content.decode()
+    asked = staff_client.get(url)
+    text = asked.content.decode()
+    assert asked.status_code == 200 and 'data-testid="abort-confirm"' in text
+    refunds = re.findall(r'<li data-testid="refund">([^<]*)</li>', text)
+    assert len(refunds) == 2
+    for line, user in zip(refunds, users[:2], strict=True):
+        assert "50" in line and user.username in line
+    # A POST without the confirmation changes nothing.
+    assert staff_client.post(url, {}).status_code == 200
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    assert wallet_services.balance_of(users[0]) == 450
+    # Confirmed: aborted, every stake back, and the match keeps why it ended.
+    done = staff_client.post(url, {"confirm": "yes"})
+    assert done.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.end_reason == "staff"
+    assert wallet_services.balance_of(users[0]) == 500
+    assert wallet_services.balance_of(users[1]) == 500

@@ -1,0 +1,220 @@
+"""The coin leaver's whole story, from both seats, in two browser contexts against a real Daphne
+and a real Celery worker with beat (short seat-keeping): Huda's page goes, Omar sees her seat
+kept with a labelled countdown; she comes back in time and is warned; she goes again past the
+keeping, her seat is given up and played at once (Omar never waits out a turn for it); she comes
+back and is told she left and that her stake stays in the pot; the result names her, marked as
+left, and her wallet's stake line says she left that match. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import games
+from games.models import Match, MatchAction, Seat
+from tests.conftest import ARTIFACTS
+from tests.tables.conftest import LIVE_CLOCKS, live_servers
+from tests.tables.helpers import advance_until, make_table
+from tests.tables.test_browser_tables import (  # the table tests' page helpers
+    WAIT,
+    majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
+    open_as,
+    player,
+    sit,
+    wait_live,
+    wait_my_turn_or_end,
+)
+from wallet import services as wallet_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+KEEP_S = 15  # long enough to come back in on a loaded machine, short enough to wait out
+CLOCKS = {
+    **LIVE_CLOCKS,
+    "SEAT_KEEP_SECONDS": str(KEEP_S),
+    "AWAY_TURN_SECONDS": "2",
+    # A turn is 300 s: a seat given up that still waited a turn time would stop the test.
+    "TURN_SECONDS_OVERRIDE": "300",
+}
+
+
+@pytest.fixture(scope="module")
+def leaver_site(django_db_setup):
+    with live_servers(CLOCKS, name="leaver") as base:
+        yield base
+
+
+def wait_for(check, seconds: float = 60, what: str = "") -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def reopen(context, url: str):
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto(url)
+    wait_live(page)
+    return page
+
+
+def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_once(
+    leaver_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    base = leaver_site
+    host = player(django_user_model, "host", "المضيف")
+    huda = player(django_user_model, "huda", "هدى")
+    omar = player(django_user_model, "omar", "Omar", lang="en")
+    for user in (huda, omar):
+        wallet_services.grant_starter(user=user)
+    table = make_table(host, "jakaro", {"players": 2}, stake=50)
+    url = f"{base}/majlis/t/{table.public_id}/"
+    ctx_a, a = open_as(chromium, base, huda)
+    ctx_b, b = open_as(chromium, base, omar, lang="en")
+    engine = games.get("jakaro")
+    try:
+        for page in (a, b):
+            page.goto(url)
+            wait_live(page)
+        sit(a, 0)
+        sit(b, 1)
+        for page in (a, b):
+            page.wait_for_selector("#table-live[data-status='playing']")
+        match = Match.objects.get(table=table, number=1)
+        # The turn's countdown says what it counts.
+        assert "turn" in b.get_by_test_id("turn-clock").inner_text()
+        # "Leave the match" asks first and says what it costs at a coin table (not confirmed).
+        b.get_by_test_id("forfeit").locator("summary").click()
+        cost = b.get_by_test_id("forfeit").inner_text()
+        assert "50 coins stays in the pot" in cost
+        assert b.get_by_test_id("forfeit-confirm").is_visible()
+        b.get_by_test_id("forfeit").locator("summary").click()
+
+        # Huda's page goes: Omar sees her seat kept, with its own labelled countdown.
+        a.close()
+        away = b.get_by_test_id("away-0")
+        away.wait_for()
+        assert "away, seat kept" in away.inner_text()
+        b.screenshot(path=str(ARTIFACTS / "leaver-kept-en.png"), full_page=True)
+
+        # She comes back before the keeping ends: her page warns her what staying away costs.
+        a = reopen(ctx_a, url)
+        a.get_by_test_id("back-notice").wait_for()
+        assert "يبقى رهانك في الجائزة" in a.get_by_test_id("back-notice").inner_text()
+        assert not Seat.objects.get(table=table, number=0).left
+        a.screenshot(path=str(ARTIFACTS / "leaver-warned-ar.png"), full_page=True)
+
+        # She goes again and stays away past the keeping: her seat is given up.
+        a.close()
+        wait_for(
+            lambda: Seat.objects.get(table=table, number=0).left,
+            seconds=KEEP_S * 4,
+            what="seat 0 given up",
+        )
+        b.wait_for_selector("[data-testid='left-0']")
+        given_up_at = match.actions.count()
+
+        # From now on her seat is played at once: each time Omar moves, his turn comes back with
+        # no 300 s wait, her seat's time-out play made in between.
+        for _ in range(3):
+            match.refresh_from_db()
+            if match.status != Match.Status.PLAYING:
+                break
+            wait_my_turn_or_end(b, match.seq)
+            if b.locator("#table-live").get_attribute("data-status") != "playing":
+                break
+            seen = int(b.locator("#table-live").get_attribute("data-seq"))
+            match.refresh_from_db()
+            state = engine.from_json(match.snapshot)
+            choice = engine.bot_action(engine.view(state, 1))
+            b.locator(f".moves button[data-action='{choice}']").click()
+            b.wait_for_function(
+                """s => { const l = document.getElementById('table-live');
+                          return l.dataset.status !== 'playing' ||
+                                 (+l.dataset.seq >= s + 2 && l.dataset.yourTurn === '1'); }""",
+                arg=seen,
+            )
+        played_for = match.actions.filter(seat=0, seq__gt=given_up_at)
+        assert played_for.exists()
+        assert set(played_for.values_list("by", flat=True)) == {MatchAction.By.TIMEOUT}
+
+        # She comes back: told she left and that her stake stays in the pot; no leave control.
+        a = reopen(ctx_a, url)
+        told = a.get_by_test_id("you-left")
+        told.wait_for()
+        assert "50" in told.inner_text()
+        assert not a.get_by_test_id("forfeit").is_visible()
+        a.screenshot(path=str(ARTIFACTS / "leaver-told-ar.png"), full_page=True)
+
+        # The match is played out (Omar's remaining turns time out, from this process); the
+        # result on both pages names her, marked as left.
+        match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+        for page in (a, b):
+            page.get_by_test_id("result").wait_for()
+        assert "هدى (غادر المباراة)" in a.get_by_test_id("result").inner_text()
+        assert "هدى (left the match)" in b.get_by_test_id("result").inner_text()
+        assert a.get_by_test_id("you-left").count() == 1
+        b.screenshot(path=str(ARTIFACTS / "leaver-result-en.png"), full_page=True)
+
+        # Her wallet: the stake line names the match and says she left it; the pot went to Omar.
+        a.goto(f"{base}/wallet/")
+        line = a.get_by_test_id("left-line")
+        assert line.count() == 1
+        assert "جاكارو" in line.inner_text()
+        assert "50" in a.get_by_test_id("history").inner_text()
+        assert wallet_services.balance_of(huda) == 450
+        assert wallet_services.balance_of(omar) == 540
+        a.screenshot(path=str(ARTIFACTS / "leaver-wallet-ar.png"), full_page=True)
+        b.goto(f"{base}/wallet/")
+        assert b.get_by_test_id("left-line").count() == 0
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_leaving_from_the_table_asks_first_then_gives_the_seat_up_like_the_keeping_does(
+    leaver_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    base = leaver_site
+    host = player(django_user_model, "host", "المضيف")
+    huda = player(django_user_model, "huda", "هدى")
+    omar = player(django_user_model, "omar", "Omar", lang="en")
+    for user in (huda, omar):
+        wallet_services.grant_starter(user=user)
+    table = make_table(host, "jakaro", {"players": 2}, stake=10)
+    url = f"{base}/majlis/t/{table.public_id}/"
+    ctx_a, a = open_as(chromium, base, huda)
+    ctx_b, b = open_as(chromium, base, omar, lang="en")
+    try:
+        for page in (a, b):
+            page.goto(url)
+            wait_live(page)
+        sit(a, 0)
+        sit(b, 1)
+        for page in (a, b):
+            page.wait_for_selector("#table-live[data-status='playing']")
+        # Nothing is sent until the confirmation's own button is pressed.
+        b.get_by_test_id("forfeit").locator("summary").click()
+        assert "10 coins stays in the pot" in b.get_by_test_id("forfeit").inner_text()
+        assert not Seat.objects.get(table=table, number=1).left
+        b.get_by_test_id("forfeit-confirm").click()
+        b.get_by_test_id("you-left").wait_for()
+        assert not b.get_by_test_id("forfeit").is_visible()
+        a.wait_for_selector("[data-testid='left-1']")
+        assert "Omar (غادر المباراة)" in a.locator("#table-live .seats").inner_text()
+        match = Match.objects.get(table=table, number=1)
+        assert [(r["seat"], r["why"]) for r in match.leavers] == [(1, "forfeit")]
+        b.screenshot(path=str(ARTIFACTS / "forfeit-en.png"), full_page=True)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
