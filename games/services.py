@@ -673,19 +673,25 @@ def _after_match(match: Match) -> None:
     broadcast_lobby()
 
 
-@transaction.atomic
-def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
-    """A seated player's move. ``seq`` is what the player last saw: a stale or repeated move is
-    refused, never applied twice."""
-    if not isinstance(action, str) or not action.strip() or len(action) > 200:
-        raise IllegalAction("bad_action")
-    # One query for the match (locked) and its table (not locked: a move changes no table row).
+def _playing_match(table_id: str) -> Match:
+    """The table's match being played, locked, in one query with its table (not locked: a move
+    or a forfeit changes no table row)."""
     rows = Match.objects.select_for_update(of=("self",)).select_related("table")
     match = rows.filter(table__public_id=table_id).order_by("-number").first()
     if match is None:
         raise TableError("no_such_table")
     if match.status != Match.Status.PLAYING:
         raise TableError("not_playing")
+    return match
+
+
+@transaction.atomic
+def match_play(*, user: Any, table_id: str, seq: int, action: str) -> Match:
+    """A seated player's move. ``seq`` is what the player last saw: a stale or repeated move is
+    refused, never applied twice."""
+    if not isinstance(action, str) or not action.strip() or len(action) > 200:
+        raise IllegalAction("bad_action")
+    match = _playing_match(table_id)
     held = Held.read(match)
     seat = next((s for s in held.seats if s.user_id == user.pk), None)
     if seat is None:
@@ -995,12 +1001,7 @@ def seat_forfeit(*, user: Any, table_id: str) -> Match:
     to confirm what it costs). Exactly what a seat given up after SEAT_KEEP_SECONDS away does
     (``_give_up``), at a free table too: the player earns no reward and the seat is played at
     once to the end."""
-    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
-    match = rows.filter(table__public_id=table_id).order_by("-number").first()
-    if match is None:
-        raise TableError("no_such_table")
-    if match.status != Match.Status.PLAYING:
-        raise TableError("not_playing")
+    match = _playing_match(table_id)
     seat = (
         Seat.objects.select_for_update(of=("self",))
         .select_related("user")

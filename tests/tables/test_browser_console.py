@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-import games
 from games.models import Match
 from tests.conftest import ARTIFACTS
 from tests.tables.helpers import make_table
 from tests.tables.test_browser_tables import (
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
+    play_jakaro_as_the_bot,
     player,
     seq_of,
     sit,
     wait_live,
-    wait_my_turn_or_end,
     wait_seq,
 )
 
@@ -83,7 +82,6 @@ def hand_match_against_a_bot(page, base: str, user) -> Match:
 
 
 def jakaro_match_against_a_bot(page, base: str, user) -> Match:
-    engine = games.get("jakaro")
     table = make_table(user, "jakaro", {"players": 2})
     page.goto(f"{base}/majlis/t/{table.public_id}/")
     wait_live(page)
@@ -91,18 +89,7 @@ def jakaro_match_against_a_bot(page, base: str, user) -> Match:
     page.get_by_test_id("bot-1").click()
     page.wait_for_selector("#table-live[data-status='playing']")
     match = Match.objects.get(table=table, number=1)
-    after = 0
-    while True:
-        wait_my_turn_or_end(page, after)
-        live = page.locator("#table-live")
-        if live.get_attribute("data-status") != "playing":
-            break
-        seq = int(live.get_attribute("data-seq"))
-        match.refresh_from_db()
-        # The bot's choice for the player (quicker to the end than the first button).
-        choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), 0))
-        page.locator(f".moves button[data-action='{choice}']").click()
-        after = seq + 1
+    play_jakaro_as_the_bot(page, match)
     page.get_by_test_id("jakaro-end").wait_for()
     return match
 

@@ -104,6 +104,29 @@ def sit(page, seat: int) -> None:
     page.wait_for_selector(f"#table-live[data-you-seat='{seat}']")
 
 
+def play_jakaro_as_the_bot(page, match: Match, on_turn=None) -> int:
+    """Tap every one of the page's Jakaro turns to the end of ``match``, each time the move the
+    bot would choose for that seat (quicker to the end than the first button); returns how many
+    turns were tapped. ``on_turn(seq, turns)`` runs before each tap (a test's own checks)."""
+    engine = games.get("jakaro")
+    seat = int(page.locator("#table-live").get_attribute("data-you-seat"))
+    turns = after = 0
+    while True:
+        # A frame lost on the way is repaired by the page's idle check (docs/protocol.md).
+        wait_my_turn_or_end(page, after)
+        live = page.locator("#table-live")
+        if live.get_attribute("data-status") != "playing":
+            return turns
+        seq = int(live.get_attribute("data-seq"))
+        match.refresh_from_db()
+        if on_turn is not None:
+            on_turn(seq, turns)
+        choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), seat))
+        page.locator(f".moves button[data-action='{choice}']").click()
+        turns += 1
+        after = seq + 1
+
+
 def kept_seeds(page) -> list[dict]:
     return json.loads(page.evaluate("localStorage.getItem('sahrat.seeds.v1') || '[]'"))
 
@@ -217,30 +240,19 @@ def test_a_whole_match_against_a_bot_through_the_page(
     base = live_site
     nora = player(django_user_model, "nora", "نورة")
     ctx, page = open_as(chromium, base, nora)
-    engine = games.get("jakaro")
     try:
         table_id = create_table(page, base, game="jakaro", players=2)
         sit(page, 0)
         page.get_by_test_id("bot-1").click()
         page.wait_for_selector("#table-live[data-status='playing']")
         match = Match.objects.get(table__public_id=table_id, number=1)
-        turns = 0
-        after = 0
-        while True:
-            wait_my_turn_or_end(page, after)
-            live = page.locator("#table-live")
-            if live.get_attribute("data-status") != "playing":
-                break
-            seq = int(live.get_attribute("data-seq"))
-            match.refresh_from_db()
+
+        def check(seq: int, turns: int) -> None:
             assert match.seq == seq
-            # Play as the bot would (quicker to the end than the first button), by tapping it.
-            choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), 0))
-            page.locator(f".moves button[data-action='{choice}']").click()
-            turns += 1
-            after = seq + 1
             if turns == 3:
                 page.screenshot(path=str(ARTIFACTS / "bot-match-ar.png"), full_page=True)
+
+        turns = play_jakaro_as_the_bot(page, match, on_turn=check)
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED and turns > 10
         result = page.get_by_test_id("result")

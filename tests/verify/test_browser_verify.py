@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-import games
 from games import services
 from games.models import Match, MatchSeed, Table
 from tests.conftest import ARTIFACTS
@@ -22,9 +21,9 @@ from tests.tables.test_browser_tables import (
     create_table,
     kept_seeds,
     open_as,
+    play_jakaro_as_the_bot,
     player,
     sit,
-    wait_my_turn_or_end,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,24 +61,12 @@ def finish_elsewhere(match: Match) -> Match:
 
 def play_jakaro_through_the_page(page, base) -> Match:
     """As tests/tables/test_browser_tables.py: sit, a bot opposite, every turn tapped."""
-    engine = games.get("jakaro")
     table_id = create_table(page, base, game="jakaro", players=2)
     sit(page, 0)
     page.get_by_test_id("bot-1").click()
     page.wait_for_selector("#table-live[data-status='playing']")
     match = Match.objects.get(table__public_id=table_id, number=1)
-    after = 0
-    while True:
-        # A frame lost on the way is repaired by the page's idle check (docs/protocol.md).
-        wait_my_turn_or_end(page, after)
-        live = page.locator("#table-live")
-        if live.get_attribute("data-status") != "playing":
-            break
-        seq = int(live.get_attribute("data-seq"))
-        match.refresh_from_db()
-        choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), 0))
-        page.locator(f".moves button[data-action='{choice}']").click()
-        after = seq + 1
+    play_jakaro_as_the_bot(page, match)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
