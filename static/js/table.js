@@ -27,8 +27,8 @@ function setConnected(on) {
 
 // ---------------------------------------------------------------------------- reconnecting
 // The htmx ws extension reconnects by itself only after 1006, 1011, 1012 and 1013. Every other
-// close docs/protocol.md allows a retry after (1000, 1001, 4409, 4429, and any code it does not
-// name) is retried here, through the extension's own socket wrapper (socketWrapper.reconnect),
+// close docs/protocol.md allows a retry after (1000, 1001, 4409, 4429, 4503, and any code it does
+// not name) is retried here, through the extension's own socket wrapper (socketWrapper.reconnect),
 // with the same back-off and jitter, which the extension's retries also take from
 // htmx.config.wsReconnectDelay. Only a refusal of who you are (4401 not signed in, 4403 not
 // allowed at this table) is final: the page offers a reload, which signs in or explains.
@@ -36,7 +36,8 @@ function setConnected(on) {
 // after OFFER_RELOAD_MS or OFFER_RELOAD_TRIES failed tries the banner offers a reload.
 const EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.min.js retries these itself
 const FINAL = [4401, 4403];
-const FLOOR_MS = { 4409: 2000, 4429: 3000 }; // "close another page" / "slow down" first
+// "close another page" / "slow down" / "the server is busy" (docs/protocol.md): wait a little first
+const FLOOR_MS = { 4409: 2000, 4429: 3000, 4503: 2000 };
 const BASE_MS = 500;
 const CAP_MS = 15_000;
 const OFFER_RELOAD_MS = 20_000;

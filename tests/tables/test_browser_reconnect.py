@@ -77,6 +77,7 @@ CASES = [
     ("server", 1000),
     ("server", 4409),
     ("server", 4429),
+    ("server", 4503),
     ("flood", 4429),
     ("proxy", 1001),
     ("proxy", 1011),
