@@ -28,6 +28,7 @@ from tests.tables.helpers import make_table, seat_humans
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 FAIRNESS = (ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
+TABLE_JS = (ROOT / "static" / "js" / "table.js").read_text(encoding="utf-8")
 TIMEOUT = 30
 
 
@@ -121,10 +122,47 @@ def test_every_limit_in_the_table_is_the_setting_it_names():
 
 
 def test_every_close_code_is_one_the_server_uses():
-    documented = {int(r["code"]) for r in table(section(PROTOCOL, "Close codes"))}
+    rows = table(section(PROTOCOL, "Close codes"))
+    documented = {int(r["code"]) for r in rows if r["from"] == "the server"}
     ours = {v for k, v in vars(sockets).items() if k.startswith("CLOSE_")}
     assert ours <= documented
     assert documented - ours == {1000, 1011}  # RFC 6455's normal close and server error
+    # Autobahn sends no other code by choice (a proxy's or the network's are theirs).
+    assert all(c == 1000 or 3000 <= c <= 4999 for c in ours)
+
+
+def table_js_constant(name: str) -> str:
+    """The value of ``const NAME = …;`` in the site's table page script."""
+    found = re.search(rf"^const {name} = (.+?);", TABLE_JS, re.M | re.S)
+    assert found, name
+    return found.group(1).replace("_", "")
+
+
+def test_the_close_codes_not_to_retry_are_the_pages_final_codes():
+    """What docs/protocol.md tells a client to do after each close, and says the site's page does,
+    is what static/js/table.js does: the codes marked not to be retried are its FINAL ones, the
+    codes it waits longer before retrying are its FLOOR_MS ones, and its back-off cap and the
+    moment it offers a reload are the ones the section states."""
+    text = section(PROTOCOL, "Close codes")
+    rows = {int(r["code"]): r for r in table(text)}
+    final = {int(c) for c in re.findall(r"\d+", table_js_constant("FINAL"))}
+    floors = {int(k): int(v) for k, v in re.findall(r"(\d+): (\d+)", table_js_constant("FLOOR_MS"))}
+    assert {r["retry"] for r in rows.values()} == {"yes", "no"}
+    assert {code for code, r in rows.items() if r["retry"] == "no"} == final
+    for code, row in rows.items():
+        page = row["what the site's page does"]
+        if code in final:
+            assert page.startswith("stops") and "reconnect" not in row["what a client should do"]
+            continue
+        assert page.startswith("reconnects with back-off"), code
+        floor = re.search(r"after at least (\d+) seconds", page)
+        assert (int(floor.group(1)) * 1000 if floor else None) == floors.get(code), code
+    assert set(floors) <= set(rows)
+    cap = int(table_js_constant("CAP_MS")) // 1000
+    assert f"up to about {cap} seconds" in text
+    reload_s = int(table_js_constant("OFFER_RELOAD_MS")) // 1000
+    tries = int(table_js_constant("OFFER_RELOAD_TRIES"))
+    assert f"after {reload_s} seconds or {tries} failed tries" in " ".join(text.split())
 
 
 def test_the_error_codes_table_names_the_servers_codes_and_close_codes():
