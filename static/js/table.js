@@ -72,9 +72,39 @@ function markOwnDotAway() {
   }
 }
 
+// Seated in a match being played, the player keeps her seat only SEAT_KEEP_SECONDS after her
+// page's last socket goes (docs/wallet.md): the banner counts that down from the moment the page
+// lost its socket and says what happens past it (at a coin table she leaves the match and her
+// stake stays in the pot; at a free one a bot plays for her). #table-live, as last drawn, says
+// whether she holds a seat there (a player who may still leave the match holds one).
+const keep = down.querySelector(".down-keep");
+let keepShown = false;
+
+function holdsASeatInPlay() {
+  const l = live();
+  return Boolean(
+    l && l.dataset.status === "playing" && "youSeat" in l.dataset && !("noForfeit" in l.dataset),
+  );
+}
+
+function showKeep() {
+  keep.hidden = !keepShown || down.hidden;
+  if (keep.hidden) return;
+  const kept = Number.parseInt(keep.dataset.keepSeconds, 10) * 1000;
+  const left = Math.max(0, Math.ceil((downSince + kept - Date.now()) / 1000));
+  const text = digitFormat.format(left);
+  const el = keep.querySelector(".keep-left");
+  if (el.textContent !== text) el.textContent = text;
+  keep.querySelector(".keep-on").hidden = left === 0;
+  keep.querySelector(".keep-over").hidden = left > 0;
+}
+setInterval(() => keepShown && showKeep(), 250);
+
 function showDown(final) {
+  if (down.hidden) keepShown = holdsASeatInPlay(); // as the table was when the socket went
   root.classList.add("is-down");
   down.hidden = false;
+  showKeep();
   const long = final || failures >= OFFER_RELOAD_TRIES || Date.now() - downSince >= OFFER_RELOAD_MS;
   const text = final ? down.dataset.wFinal : long ? down.dataset.wLong : down.dataset.wDown;
   const p = down.querySelector(".down-text");
@@ -86,6 +116,8 @@ function showDown(final) {
 function showUp() {
   root.classList.remove("is-down");
   down.hidden = true;
+  keepShown = false;
+  keep.hidden = true;
   down.querySelector("[data-testid=reload]").hidden = true;
   clearTimeout(reloadTimer);
 }
