@@ -32,7 +32,10 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY_SOCKETS = 4409
 CLOSE_RATE_LIMITED = 4429
-CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later": the server could not set the socket up
+# The server could not set the socket up: try again later. RFC 6455's own 1013 says the same, but
+# Daphne's autobahn sends only 1000 and 3000-4999 (any other code raises inside the application
+# and the client sees 1011), so the code is the application's, after HTTP's 503.
+CLOSE_TRY_AGAIN = 4503
 
 # Every process refreshes its own sockets' entries in their accounts' counts this often; an entry
 # older than SOCKET_STALE_S (left by a process that died without saying goodbye) no longer counts.

@@ -27,8 +27,9 @@ LOG_PAGE = 50
 # A match's public id (games.models.new_public_id): 16 hex characters; longer ones are allowed
 # for ids made elsewhere, within the model's 32.
 MATCH_ID = re.compile(r"\A[0-9A-Za-z_-]{4,32}\Z")
-# A pasted link: /verify/m/<id>/ or a table's /majlis/t/<id>/ (its matches).
-LINK = re.compile(r"/(verify/m|majlis/t)/([0-9A-Za-z_-]{4,32})")
+# A pasted link: a match's /verify/m/<id>/, or /verify/<id>/ as the pages once linked it (still
+# redirected, and already shared); or a table's /majlis/t/<id>/ (its matches).
+LINK = re.compile(r"/(verify(?:/m)?|majlis/t)/([0-9A-Za-z_-]{4,32})")
 
 
 class NotRevealed(Exception):
@@ -85,7 +86,7 @@ def _search(query: str) -> Q:
     link = LINK.search(query)
     if link:
         kind, ident = link.groups()
-        return Q(public_id=ident) if kind == "verify/m" else Q(table__public_id=ident)
+        return Q(table__public_id=ident) if kind == "majlis/t" else Q(public_id=ident)
     found = Q(public_id=query) if MATCH_ID.match(query) else Q(pk__in=[])
     users = get_user_model().objects.filter(username__iexact=query)
     if users.exists():

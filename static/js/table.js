@@ -27,8 +27,8 @@ function setConnected(on) {
 
 // ---------------------------------------------------------------------------- reconnecting
 // The htmx ws extension reconnects by itself only after 1006, 1011, 1012 and 1013. Every other
-// close docs/protocol.md allows a retry after (1000, 1001, 4409, 4429, and any code it does not
-// name) is retried here, through the extension's own socket wrapper (socketWrapper.reconnect),
+// close docs/protocol.md allows a retry after (1000, 1001, 4409, 4429, 4503, and any code it does
+// not name) is retried here, through the extension's own socket wrapper (socketWrapper.reconnect),
 // with the same back-off and jitter, which the extension's retries also take from
 // htmx.config.wsReconnectDelay. Only a refusal of who you are (4401 not signed in, 4403 not
 // allowed at this table) is final: the page offers a reload, which signs in or explains.
@@ -36,7 +36,8 @@ function setConnected(on) {
 // after OFFER_RELOAD_MS or OFFER_RELOAD_TRIES failed tries the banner offers a reload.
 const EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.min.js retries these itself
 const FINAL = [4401, 4403];
-const FLOOR_MS = { 4409: 2000, 4429: 3000 }; // "close another page" / "slow down" first
+// "close another page" / "slow down" / "the server is busy" (docs/protocol.md): wait a little first
+const FLOOR_MS = { 4409: 2000, 4429: 3000, 4503: 2000 };
 const BASE_MS = 500;
 const CAP_MS = 15_000;
 const OFFER_RELOAD_MS = 20_000;
@@ -71,9 +72,39 @@ function markOwnDotAway() {
   }
 }
 
+// Seated in a match being played, the player keeps her seat only SEAT_KEEP_SECONDS after her
+// page's last socket goes (docs/wallet.md): the banner counts that down from the moment the page
+// lost its socket and says what happens past it (at a coin table she leaves the match and her
+// stake stays in the pot; at a free one a bot plays for her). #table-live, as last drawn, says
+// whether she holds a seat there (a player who may still leave the match holds one).
+const keep = down.querySelector(".down-keep");
+let keepShown = false;
+
+function holdsASeatInPlay() {
+  const l = live();
+  return Boolean(
+    l && l.dataset.status === "playing" && "youSeat" in l.dataset && !("noForfeit" in l.dataset),
+  );
+}
+
+function showKeep() {
+  keep.hidden = !keepShown || down.hidden;
+  if (keep.hidden) return;
+  const kept = Number.parseInt(keep.dataset.keepSeconds, 10) * 1000;
+  const left = Math.max(0, Math.ceil((downSince + kept - Date.now()) / 1000));
+  const text = digitFormat.format(left);
+  const el = keep.querySelector(".keep-left");
+  if (el.textContent !== text) el.textContent = text;
+  keep.querySelector(".keep-on").hidden = left === 0;
+  keep.querySelector(".keep-over").hidden = left > 0;
+}
+setInterval(() => keepShown && showKeep(), 250);
+
 function showDown(final) {
+  if (down.hidden) keepShown = holdsASeatInPlay(); // as the table was when the socket went
   root.classList.add("is-down");
   down.hidden = false;
+  showKeep();
   const long = final || failures >= OFFER_RELOAD_TRIES || Date.now() - downSince >= OFFER_RELOAD_MS;
   const text = final ? down.dataset.wFinal : long ? down.dataset.wLong : down.dataset.wDown;
   const p = down.querySelector(".down-text");
@@ -85,6 +116,8 @@ function showDown(final) {
 function showUp() {
   root.classList.remove("is-down");
   down.hidden = true;
+  keepShown = false;
+  keep.hidden = true;
   down.querySelector("[data-testid=reload]").hidden = true;
   clearTimeout(reloadTimer);
 }

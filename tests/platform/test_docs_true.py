@@ -5,6 +5,7 @@ copied into this file."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -28,6 +29,7 @@ from tests.tables.helpers import make_table, seat_humans
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 FAIRNESS = (ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
+TABLE_JS = (ROOT / "static" / "js" / "table.js").read_text(encoding="utf-8")
 TIMEOUT = 30
 
 
@@ -121,10 +123,47 @@ def test_every_limit_in_the_table_is_the_setting_it_names():
 
 
 def test_every_close_code_is_one_the_server_uses():
-    documented = {int(r["code"]) for r in table(section(PROTOCOL, "Close codes"))}
+    rows = table(section(PROTOCOL, "Close codes"))
+    documented = {int(r["code"]) for r in rows if r["from"] == "the server"}
     ours = {v for k, v in vars(sockets).items() if k.startswith("CLOSE_")}
     assert ours <= documented
     assert documented - ours == {1000, 1011}  # RFC 6455's normal close and server error
+    # Autobahn sends no other code by choice (a proxy's or the network's are theirs).
+    assert all(c == 1000 or 3000 <= c <= 4999 for c in ours)
+
+
+def table_js_constant(name: str) -> str:
+    """The value of ``const NAME = …;`` in the site's table page script."""
+    found = re.search(rf"^const {name} = (.+?);", TABLE_JS, re.M | re.S)
+    assert found, name
+    return found.group(1).replace("_", "")
+
+
+def test_the_close_codes_not_to_retry_are_the_pages_final_codes():
+    """What docs/protocol.md tells a client to do after each close, and says the site's page does,
+    is what static/js/table.js does: the codes marked not to be retried are its FINAL ones, the
+    codes it waits longer before retrying are its FLOOR_MS ones, and its back-off cap and the
+    moment it offers a reload are the ones the section states."""
+    text = section(PROTOCOL, "Close codes")
+    rows = {int(r["code"]): r for r in table(text)}
+    final = {int(c) for c in re.findall(r"\d+", table_js_constant("FINAL"))}
+    floors = {int(k): int(v) for k, v in re.findall(r"(\d+): (\d+)", table_js_constant("FLOOR_MS"))}
+    assert {r["retry"] for r in rows.values()} == {"yes", "no"}
+    assert {code for code, r in rows.items() if r["retry"] == "no"} == final
+    for code, row in rows.items():
+        page = row["what the site's page does"]
+        if code in final:
+            assert page.startswith("stops") and "reconnect" not in row["what a client should do"]
+            continue
+        assert page.startswith("reconnects with back-off"), code
+        floor = re.search(r"after at least (\d+) seconds", page)
+        assert (int(floor.group(1)) * 1000 if floor else None) == floors.get(code), code
+    assert set(floors) <= set(rows)
+    cap = int(table_js_constant("CAP_MS")) // 1000
+    assert f"up to about {cap} seconds" in text
+    reload_s = int(table_js_constant("OFFER_RELOAD_MS")) // 1000
+    tries = int(table_js_constant("OFFER_RELOAD_TRIES"))
+    assert f"after {reload_s} seconds or {tries} failed tries" in " ".join(text.split())
 
 
 def test_the_error_codes_table_names_the_servers_codes_and_close_codes():
@@ -433,3 +472,80 @@ def test_the_hand_scenario_keys_are_the_ones_the_adapter_reads():
         engine.Options(players=2), RandomSource(bytes.fromhex(secret), "hand", "abc", seeds)
     )
     assert with_seeds.round.hands == expected.round.hands != without.round.hands
+
+
+# ------------------------------------------------------------------------------ the README
+
+
+def environment_defaults(source: str) -> dict[str, str]:
+    """Each ``os.environ.get("NAME", "default")`` of a module whose default is a literal."""
+    found = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "os.environ.get":
+            if len(node.args) == 2 and all(
+                isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args
+            ):
+                found[node.args[0].value] = node.args[1].value
+    return found
+
+
+def environment_read(source: str) -> set[str]:
+    """The environment variables a module reads: the names given as a literal to
+    ``os.environ.get``, ``os.getenv``, ``os.environ[...]`` or a helper of the module that takes a
+    variable's name first (``_env_list``)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args:
+            func = ast.unparse(node.func)
+            if func in ("os.environ.get", "os.getenv") or func.startswith("_env"):
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    names.add(arg.value)
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+            if isinstance(node.slice, ast.Constant):
+                names.add(node.slice.value)
+    return names
+
+
+def test_the_readmes_settings_table_names_every_variable_the_site_reads():
+    """README's "Settings (environment)" table lists every variable sahrat_site/settings.py (and
+    the rest of sahrat_site/: the process runner, Celery) reads, and only those."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = {
+        n for r in table(section(readme, "Settings (environment)")) for n in ticked(r["variable"])
+    }
+    settings_py = environment_read((ROOT / "sahrat_site" / "settings.py").read_text("utf-8"))
+    assert {"SEAT_KEEP_SECONDS", "AWAY_TURN_SECONDS", "DATABASE_URL"} <= settings_py  # it reads
+    read = set().union(
+        *(environment_read(p.read_text("utf-8")) for p in (ROOT / "sahrat_site").glob("*.py"))
+    )
+    read.discard("DJANGO_SETTINGS_MODULE")  # set by manage.py / asgi.py, not a setting
+    assert sorted(settings_py - listed) == []
+    assert sorted(read - listed) == []
+    assert sorted(listed - read) == []
+
+
+def test_the_readmes_settings_defaults_are_the_codes():
+    """Where README's table gives a variable's default as a plain value, it is the default the
+    code falls back to (a row of several variables gives theirs in the same order)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    defaults = {}
+    for path in (ROOT / "sahrat_site").glob("*.py"):
+        defaults.update(environment_defaults(path.read_text("utf-8")))
+    checked = 0
+    for row in table(section(readme, "Settings (environment)")):
+        names = ticked(row["variable"])
+        cells = [c.strip() for c in row["default"].split(", ")]
+        if len(cells) != len(names):
+            continue
+        for name, cell in zip(names, cells, strict=True):
+            plain = re.fullmatch(r"`([^`]*)`", cell)
+            if plain is None or name not in defaults:
+                continue
+            said, code = plain.group(1), defaults[name]
+            if re.fullmatch(r"\d+(\.\d+)?", said) and re.fullmatch(r"\d+(\.\d+)?", code):
+                assert float(said) == float(code), name
+            else:
+                assert said == code, name
+            checked += 1
+    assert checked >= 20  # most rows are checked, not skipped

@@ -22,7 +22,10 @@ from django.db import connections
 from django.test import Client
 from websockets.sync.client import connect
 
+from games.models import Match
 from tests.conftest import ARTIFACTS
+from tests.tables.conftest import LIVE_CLOCKS
+from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import open_as, player, wait_live
 from tests.tables.test_hand_table import RICH, goto, majlis, rig, start  # noqa: F401
 
@@ -77,6 +80,7 @@ CASES = [
     ("server", 1000),
     ("server", 4409),
     ("server", 4429),
+    ("server", 4503),
     ("flood", 4429),
     ("proxy", 1001),
     ("proxy", 1011),
@@ -205,3 +209,92 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         for ws in others:
             ws.close()
         context.close()
+
+
+ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩"
+
+
+def kept_seconds(page) -> str:
+    return page.get_by_test_id("keep-left").inner_text().strip()
+
+
+def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_what_it_costs(
+    live_site,
+    chromium,
+    majlis,  # noqa: F811
+    django_user_model,
+):
+    """The server closes every socket of a coin table in play while the pages cannot get a new
+    one for a while (their socket URL refused by a stand-in proxy). Each seated player's down
+    banner says her seat is kept, counting the seat-keeping down in her digits, and that past it
+    she leaves the match and her stake stays in the pot; a watcher, who has no seat to keep, is
+    told nothing of the kind. Once sockets go through again, both are back in their seats."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    mona = player(django_user_model, "mona", "منى")
+    table = make_table(sara, "hand", RICH["options"], stake=50)
+    seat_humans(table, [sara, ali])
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    blocked = threading.Event()
+
+    def gate(ws) -> None:
+        if blocked.is_set():
+            ws.close(code=1011, reason="test: no socket yet")
+        else:
+            ws.connect_to_server()
+
+    pages = {}
+    contexts = []
+    try:
+        for user, lang in ((sara, "ar"), (ali, "en"), (mona, "ar")):
+            context, page = open_as(chromium, base, user, lang=lang)
+            contexts.append(context)
+            page.route_web_socket("**/ws/table/**", gate)
+            goto(page, base, match)
+            page.evaluate(WATCH)
+            pages[user.username] = page
+        blocked.set()
+        server_close(table, 1000)
+        for page in pages.values():
+            banner_seen(page)
+
+        sara_page, ali_page, mona_page = pages["sara"], pages["ali"], pages["mona"]
+        keep = sara_page.get_by_test_id("table-down-keep")
+        keep.wait_for()
+        said = " ".join(keep.inner_text().split())
+        assert "مقعدك محجوز لك" in said, said
+        assert "بعدها تغادر هذه المباراة" in said and "يبقى في الجائزة" in said, said
+        assert "٥٠" in said, said  # the stake, in her digits
+        left = kept_seconds(sara_page)
+        assert left and all(c in ARABIC_INDIC for c in left), left
+        first = int(left.translate(str.maketrans(ARABIC_INDIC, "0123456789")))
+        assert 0 < first <= float(LIVE_CLOCKS["SEAT_KEEP_SECONDS"])  # the live server's
+        # It counts down (the next second shown is a smaller number).
+        sara_page.wait_for_function(
+            "s => document.querySelector('[data-testid=keep-left]').textContent.trim() !== s",
+            arg=left,
+        )
+        sara_page.screenshot(path=str(ARTIFACTS / "table-down-seat-kept-ar.png"))
+
+        ali_keep = ali_page.get_by_test_id("table-down-keep")
+        ali_keep.wait_for()
+        said = " ".join(ali_keep.inner_text().split())
+        assert "Your seat is kept for you:" in said, said
+        assert "you leave this match and your stake of 50 coins stays in the pot" in said, said
+        assert kept_seconds(ali_page).isdigit()
+
+        # The watcher's banner says the connection is lost, and nothing about a seat.
+        assert mona_page.get_by_test_id("table-down").is_visible()
+        assert mona_page.get_by_test_id("table-down-keep").is_hidden()
+
+        blocked.clear()
+        for page in (sara_page, ali_page):
+            page.wait_for_selector("#table-down", state="hidden")
+            wait_live(page)
+            assert page.get_by_test_id("table-down-keep").is_hidden()
+            assert page.locator("#table-live .you").count() >= 1
+            assert page.get_by_test_id("you-left").count() == 0
+    finally:
+        for context in contexts:
+            context.close()

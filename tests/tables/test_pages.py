@@ -246,3 +246,28 @@ async def test_the_table_socket_speaks_html_unless_json_is_asked(creator, users,
     frame = await program.receive_json_from(timeout=10)
     assert frame["type"] == "state" and frame["match"]["commitment"] == match.commitment
     await program.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("stake", "lang", "cost"),
+    [
+        (0, "en", "Past that a bot plays for you until you come back."),
+        (0, "ar", "بعدها يلعب عنك لاعب آلي حتى تعود."),
+        (50, "en", "Past that you leave this match and your stake of 50 coins stays in the pot."),
+        (50, "ar", "بعدها تغادر هذه المباراة، ورهانك البالغ ٥٠ عملة يبقى في الجائزة."),
+    ],
+)
+def test_the_down_banner_knows_the_seat_keeping_and_what_it_costs(
+    creator, users, majlis, settings, stake, lang, cost
+):
+    """The table page's down banner carries the seat-keeping time and, for the table's kind, what
+    staying away past it costs (static/js/table.js shows it while a seated player's socket is
+    down during a match); the seconds come from SEAT_KEEP_SECONDS when the page is drawn."""
+    settings.SEAT_KEEP_SECONDS = 45
+    table = make_table(creator, "hand", {"players": 2}, stake=stake)
+    seat_humans(table, users[:2])
+    html = client_for(users[0], lang).get(reverse("games:table", args=[table.public_id]))
+    keep = re.search(r'<p class="down-keep"[^>]*>(.*?)</p>', html.content.decode(), re.S)
+    assert keep, "no seat-keeping line in the down banner"
+    assert 'data-keep-seconds="45"' in keep.group(0)
+    assert cost in " ".join(keep.group(1).split())

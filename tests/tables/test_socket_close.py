@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 
 import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from daphne.ws_protocol import WebSocketProtocol as DaphneProtocol
 
 from games.models import Seat
+from sahrat_site import sockets
 from sahrat_site.asgi import application
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_consumers import TIMEOUT, _cookie
@@ -148,3 +151,52 @@ async def test_the_lobby_socket_drops_a_change_racing_its_close(users, caplog):
     await comm.wait(TIMEOUT)
     assert comm.future.exception() is None
     assert errors_of(caplog) == []
+
+
+def daphne_close(app):
+    """The application behind Daphne's own close: a ``websocket.close`` goes through Daphne's
+    ``serverClose`` into autobahn's ``sendClose``, which raises for a code it may not send
+    (anything but 1000 and 3000-4999); the application then dies with that exception, as it does
+    inside Daphne, and the browser sees 1011 instead of the code the server chose."""
+    autobahn_side = DaphneProtocol()
+    autobahn_side.sendFrame = lambda **frame: None  # no transport: only the check matters
+    autobahn_side.closeHandshakeTimeout = 0
+
+    async def daphne_like(scope, receive, send):
+        async def send_(message):
+            if message["type"] == "websocket.close":
+                autobahn_side.state = autobahn_side.STATE_OPEN
+                autobahn_side.serverClose(message.get("code"))
+            await send(message)
+
+        return await app(scope, receive, send_)
+
+    return daphne_like
+
+
+@pytest.mark.parametrize("path", ["/ws/table/{table}/?format=json", "/ws/majlis/"])
+async def test_a_socket_the_server_cannot_set_up_closes_with_a_code_daphne_can_send(
+    creator, users, settings, monkeypatch, path
+):
+    """Redis unreachable while a socket is set up: the player is told `unavailable` and the
+    socket closes with the documented "try again later" code, which Daphne's autobahn sends."""
+    table = await database_sync_to_async(make_table)(creator, "hand", {"players": 2})
+    cookie = await database_sync_to_async(_cookie)(users[0])
+    # Nothing listens on port 1; this loop gets a fresh client for the unreachable Redis.
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    monkeypatch.setattr(sockets, "_clients", weakref.WeakKeyDictionary())
+    comm = WebsocketCommunicator(
+        daphne_close(application),
+        path.format(table=table.public_id),
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+    )
+    connected, _ = await comm.connect(timeout=TIMEOUT)
+    assert connected  # accepted first, so the refusal can say why
+    error = await comm.receive_json_from(timeout=TIMEOUT)
+    assert error["type"] == "error" and error["code"] == "unavailable", error
+    assert error["message"] == str(sockets.ERRORS["unavailable"])
+    out = await comm.receive_output(timeout=TIMEOUT)
+    assert out == {"type": "websocket.close", "code": sockets.CLOSE_TRY_AGAIN}
+    await comm.send_input({"type": "websocket.disconnect", "code": sockets.CLOSE_TRY_AGAIN})
+    await comm.wait(TIMEOUT)
+    assert comm.future.exception() is None

@@ -80,6 +80,29 @@ def test_the_log_lists_waiting_playing_revealed_and_aborted_matches(
     assert mine.count(f'data-match="{done.public_id}"') == 1  # once, however they played it
 
 
+def test_a_pasted_link_to_a_match_finds_it_in_the_old_form_and_the_new(creator, users, client):
+    """The pages once linked a match as /verify/<id>/ (still redirected, and already shared);
+    pasted into the search, that link finds the match as /verify/m/<id>/ does."""
+    table = make_table(creator, "hand", {"players": 2})
+    seat_humans(table, users[:2])
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    other = make_table(creator, "jakaro", {"players": 2})
+    seat_humans(other, users[2:4])
+    for link in (
+        f"https://sahrat.example/verify/{match.public_id}/",
+        f"https://sahrat.example/verify/m/{match.public_id}/",
+        f"/verify/{match.public_id}/",
+        f"  sahrat.example/verify/{match.public_id}  ",
+    ):
+        found = client.get(reverse("verify:log"), {"q": link}).content.decode()
+        states = re.findall(r'data-match="([0-9a-f]+)"', found)
+        assert states == [match.public_id], link
+    # A link to another Verify page is no match's link.
+    for page in ("paste", "sahrat_verify.py"):
+        found = client.get(reverse("verify:log"), {"q": f"https://sahrat.example/verify/{page}/"})
+        assert re.findall(r'data-match="([0-9a-f]+)"', found.content.decode()) == [], page
+
+
 def test_a_revealed_match_page_shows_every_event_and_its_downloads(finished, client):
     match = finished("hand", {"players": 2, "variant": "plain", "table": "strict"}, humans=1)
     page = client.get(_url("match", match))
