@@ -156,6 +156,17 @@ def connect_socket(base: str, cookie: str, timeout: float = 30):
     )
 
 
+def pong(ws, seq: int, timeout: float = 5) -> bool:
+    """Wait for the pong of ping ``seq``: True when it comes. A lobby socket also hears
+    ``majlis_changed`` at any moment (another table opened or ended: docs/protocol.md), which
+    a client reads past; any other frame is not the answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        reply = json.loads(ws.recv(timeout=max(deadline - time.monotonic(), 0.01)))
+        if reply.get("type") != "majlis_changed":
+            return reply == {"type": "pong", "seq": seq}
+
+
 def open_socket(stack: ExitStack, base: str, cookie: str, timeout: float = 30):
     """A signed-in majlis socket closed with ``stack``, its hello frame already read."""
     ws = stack.enter_context(connect_socket(base, cookie, timeout))
@@ -179,8 +190,7 @@ def hold_sockets(base: str, cookies: Sequence[str], seconds: float, every: float
                 sent += 1
                 try:
                     ws.send(json.dumps({"type": "ping", "seq": sent}))
-                    reply = json.loads(ws.recv(timeout=5))
-                    if reply == {"type": "pong", "seq": sent}:
+                    if pong(ws, sent):
                         answered += 1
                 except Exception:
                     died_at = round(time.monotonic() - start, 1)

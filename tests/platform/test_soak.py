@@ -138,7 +138,7 @@ def test_a_flooding_socket_is_closed_and_another_player_keeps_being_answered(
         # Another player's socket answered every ping throughout.
         for seq in range(1, 21):
             victim.send(json.dumps({"type": "ping", "seq": seq}))
-            assert json.loads(victim.recv(timeout=5)) == {"type": "pong", "seq": seq}
+            assert soak.pong(victim, seq)
     assert soak.rss_mb(proc.pid) - rss_before < 30
 
     # The full flood probe: a client that never reads, sending for 3 s.
@@ -168,7 +168,7 @@ def test_one_account_may_hold_only_so_many_sockets(own_daphne, django_user_model
             assert closed.value.rcvd.code == 4409
         # The sockets already open are untouched.
         sockets[0].send(json.dumps({"type": "ping", "seq": 1}))
-        assert json.loads(sockets[0].recv(timeout=10)) == {"type": "pong", "seq": 1}
+        assert soak.pong(sockets[0], 1, timeout=10)
         # Closing one makes room for a new one.
         sockets[-1].close()
         for _ in range(50):
