@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from daphne.ws_protocol import WebSocketProtocol as DaphneProtocol
+from django.utils import translation
 
 from games.models import Seat
 from sahrat_site import sockets
@@ -194,7 +195,9 @@ async def test_a_socket_the_server_cannot_set_up_closes_with_a_code_daphne_can_s
     assert connected  # accepted first, so the refusal can say why
     error = await comm.receive_json_from(timeout=TIMEOUT)
     assert error["type"] == "error" and error["code"] == "unavailable", error
-    assert error["message"] == str(sockets.ERRORS["unavailable"])
+    # In the player's language, whatever language an earlier test left active in this process.
+    with translation.override(users[0].language):
+        assert error["message"] == str(sockets.ERRORS["unavailable"])
     out = await comm.receive_output(timeout=TIMEOUT)
     assert out == {"type": "websocket.close", "code": sockets.CLOSE_TRY_AGAIN}
     await comm.send_input({"type": "websocket.disconnect", "code": sockets.CLOSE_TRY_AGAIN})
