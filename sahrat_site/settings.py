@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "language",
+    "realtime",
     "accounts",
     "wallet",
     "games",

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LanguageConfig(AppConfig):
+    name = "language"
+    verbose_name = "Words and digits"
