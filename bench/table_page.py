@@ -52,7 +52,7 @@ def setup_tables() -> dict[str, tuple[str, str]]:
 
     import games
     from accounts.models import User
-    from games import services
+    from games import selectors, services
     from games.models import Majlis, Match
 
     majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
@@ -78,7 +78,7 @@ def setup_tables() -> dict[str, tuple[str, str]]:
         engine = games.get(game)
         for _ in range(5):  # the server's own steps due now (Hand's first deal)
             match.refresh_from_db()
-            if engine.server_step(services.load_state(match)) is None:
+            if engine.server_step(selectors.load_state(match)) is None:
                 break
             past = timezone.now() - timedelta(seconds=1)
             Match.objects.filter(pk=match.pk).update(deadline=past)

@@ -133,7 +133,8 @@ class Seat(models.Model):
     )  # the last socket closed then
     ready = models.BooleanField(_("ready"), default=False)  # for the next match at this table
     # The player came back while the seat was being kept (the start of that absence): their page
-    # warns them what a longer absence costs until their next move (games.services._recount).
+    # warns them what a longer absence costs until their next move
+    # (games.services.presence._recount).
     back_from = models.DateTimeField(_("back from an absence at"), null=True, blank=True)
 
     class Meta:
@@ -233,7 +234,7 @@ class Match(models.Model):
     )  # when the due action is played
     # When the countdown task already queued for this match fires (None: none queued). A new
     # deadline at or after it needs no task of its own: that one re-queues itself for the
-    # deadline (games.services._schedule), so a person's move sends no task at all.
+    # deadline (games.services.clock.schedule), so a person's move sends no task at all.
     timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
     outcome = models.JSONField(_("outcome"), null=True, blank=True)

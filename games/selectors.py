@@ -10,13 +10,57 @@ from __future__ import annotations
 
 from typing import Any
 
+from cachetools import FIFOCache
 from django.utils import timezone
 
 import games
+from games.contract import Game
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
-from games.services import current_match, game_of, load_state, team_of
+from verify import fairness
 
 CHAT_SHOWN = 30
+
+
+# ---------------------------------------------------------------------------------------------
+# What the services and the pages both read: a match's game, state, random source and teams
+
+
+def game_of(match_or_table: Match | Table) -> Game:
+    return games.get(match_or_table.game)
+
+
+def players_of(game: Game, options: Any) -> int:
+    return int(game.options_to_dict(options)["players"])
+
+
+def random_source(match: Match, seeds: list[MatchSeed] | None = None) -> fairness.RandomSource:
+    """The match's one random source: its secret, game, public id and the browsers' seeds
+    (``seeds``: the match's seed rows when the caller already holds them)."""
+    rows = match.seeds.all() if seeds is None else seeds
+    by_seat = {s.seat: s.seed for s in rows}
+    return fairness.RandomSource(bytes.fromhex(match.secret), match.game, match.public_id, by_seat)
+
+
+def load_state(match: Match) -> Any:
+    return game_of(match).from_json(match.snapshot)
+
+
+def current_match(table: Table) -> Match:
+    """The table's latest match (waiting, playing, or the last one played)."""
+    return table.matches.order_by("-number").first()  # type: ignore[return-value]
+
+
+def team_of(engine: Game, options: Any, seat: int) -> int | None:
+    """The index of ``seat``'s team when it has a partner, else None (solo play has no team
+    chat)."""
+    for i, unit in enumerate(engine.teams(options)):
+        if seat in unit and len(unit) > 1:
+            return i
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# A table as its viewers see it
 
 
 def seat_of(table: Table, user: Any) -> Seat | None:
@@ -75,8 +119,8 @@ def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str
 
 # Match public id -> the finished match's recap. A finished match never changes, so its log is
 # read once per process; old entries are dropped.
-_recaps: dict[str, dict[str, Any] | None] = {}
 RECAP_CACHE_SIZE = 1024
+_recaps: FIFOCache[str, dict[str, Any] | None] = FIFOCache(maxsize=RECAP_CACHE_SIZE)
 
 
 def match_recap(match: Match) -> dict[str, Any] | None:
@@ -94,9 +138,7 @@ def match_recap(match: Match) -> dict[str, Any] | None:
     # Lazy: a game whose recap needs no log (Hand) never runs this query.
     log = MatchAction.objects.filter(match=match).order_by("seq").values_list("seat", "action")
     recap = engine.recap(engine.from_json(match.snapshot), log)
-    _recaps[ident] = recap
-    while len(_recaps) > RECAP_CACHE_SIZE:
-        _recaps.pop(next(iter(_recaps)), None)  # the oldest
+    _recaps[ident] = recap  # the oldest entry goes when the cache is full
     return recap
 
 
@@ -117,8 +159,10 @@ def _last_lines(query: Any) -> list[list[Any]]:
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
 # and every change bumps Table.chat_seq, so an entry never goes stale; old ones are dropped.
-_chat_cache: dict[tuple[int, int, tuple[int, ...]], list[list[Any]]] = {}
 CHAT_CACHE_SIZE = 4096
+_chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], list[list[Any]]] = FIFOCache(
+    maxsize=CHAT_CACHE_SIZE
+)
 
 
 def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
@@ -131,9 +175,7 @@ def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
         lines = _last_lines(chat.filter(team__isnull=True))
         for team in teams:
             lines += _last_lines(chat.filter(team=team))
-        _chat_cache[ident] = lines
-        while len(_chat_cache) > CHAT_CACHE_SIZE:
-            _chat_cache.pop(next(iter(_chat_cache)), None)  # the oldest
+        _chat_cache[ident] = lines  # the oldest entry goes when the cache is full
     return lines
 
 

@@ -2,7 +2,7 @@
 
 The countdown task ``match_due`` is queued on commit for a match's deadline (the fast path), at
 most one per match: a later deadline leaves the queued one in place, and when it fires before the
-deadline it queues itself again for it (games.services._schedule, ``Match.timer_at``), so a
+deadline it queues itself again for it (games.services.clock.schedule, ``Match.timer_at``), so a
 person's move sends no task. The beat sweeper ``sweep`` runs every second or two and plays
 whatever a lost task missed, picking rows with ``select_for_update(skip_locked=True)`` so two
 sweepers never wait on each other. ``revoke`` is never needed: a task that finds nothing due does

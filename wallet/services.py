@@ -3,7 +3,7 @@ adjustments. Every coin moves through ``wallet.ledger.post``; this module only d
 transfers a use case needs and names each with an idempotency key, so running a use case twice
 (a retried task, a double click) moves coins once.
 
-The table services (games/services.py) call in at a few points: ``can_stake`` at sit-down,
+The table services (games/services/) call in at a few points: ``can_stake`` at sit-down,
 ``escrow_stakes`` at match start, ``settle`` at match end, ``refund`` on abort.
 """
 

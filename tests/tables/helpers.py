@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 import games
-from games import services
+from games import selectors, services
 from games.contract import replay
 from games.models import Majlis, Match, Table, WebProcess
 from wallet import services as wallet_services
@@ -85,4 +85,4 @@ def replay_state(match: Match) -> Any:
     """The state the match's log gives when replayed from its (revealed) secret."""
     engine = games.get(match.game)
     log = [(a.seat, a.action) for a in match.actions.order_by("seq")]
-    return replay(engine, engine.parse_options(match.options), services.random_source(match), log)
+    return replay(engine, engine.parse_options(match.options), selectors.random_source(match), log)

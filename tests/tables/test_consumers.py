@@ -266,13 +266,13 @@ async def test_a_dropped_update_is_repaired_by_the_seq_rules(
     assert sa["view"]["turn"] == 0
     real = services.broadcast
     dropped: list[int] = []
-    monkeypatch.setattr(services, "broadcast", lambda t, m, **held: dropped.append(m.seq))
+    monkeypatch.setattr(services.events, "broadcast", lambda t, m, **held: dropped.append(m.seq))
     engine = games.get("jakaro")
     await a.send_json_to({"type": "move", "seq": 0, "action": engine.bot_action(sa["view"])})
     await asyncio.sleep(0.5)
     assert dropped == [1]
     assert await a.receive_nothing(timeout=0.3) and await b.receive_nothing(timeout=0.3)
-    monkeypatch.setattr(services, "broadcast", real)
+    monkeypatch.setattr(services.events, "broadcast", real)
 
     # B still thinks it is seat 0's turn at seq 0; whatever it sends is refused as stale, and
     # the table as it is now follows.
@@ -301,11 +301,13 @@ async def test_the_idle_check_answers_only_a_page_that_is_behind(
     assert await b.receive_nothing(timeout=0.5)
 
     real = services.broadcast
-    monkeypatch.setattr(services, "broadcast", lambda t, m, **held: None)  # the update is lost
+    monkeypatch.setattr(
+        services.events, "broadcast", lambda t, m, **held: None
+    )  # the update is lost
     engine = games.get("jakaro")
     await a.send_json_to({"type": "move", "seq": 0, "action": engine.bot_action(sa["view"])})
     await asyncio.sleep(0.5)
-    monkeypatch.setattr(services, "broadcast", real)
+    monkeypatch.setattr(services.events, "broadcast", real)
     assert await b.receive_nothing(timeout=0.3)
 
     await b.send_json_to({"type": "sync", "match": match_id, "seq": 0})

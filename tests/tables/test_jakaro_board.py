@@ -145,7 +145,7 @@ def last_deck_by_replay(match: Match) -> tuple[list[tuple[int, str, str | None]]
     the revealed secret, keeping the actions played while the final deck was in play (and what
     each Ten burned), and the cards that deck's shuffle dealt each seat."""
     engine = games.get("jakaro")
-    rng = services.random_source(match)
+    rng = selectors.random_source(match)
     state = engine.new_match(engine.parse_options(match.options), rng)
     steps = []
     for a in match.actions.order_by("seq"):

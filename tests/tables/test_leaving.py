@@ -32,12 +32,12 @@ ENGINE = games.get("jakaro")
 
 def _to_move(match: Match) -> int:
     match.refresh_from_db()
-    return ENGINE.to_move(services.load_state(match))
+    return ENGINE.to_move(selectors.load_state(match))
 
 
 def _play_for(match: Match, seat: int, user) -> None:
     """``user`` makes the move the bot would, through the player's own service."""
-    state = services.load_state(match)
+    state = selectors.load_state(match)
     action = ENGINE.bot_action(ENGINE.view(state, seat))
     services.match_play(user=user, table_id=match.table.public_id, seq=match.seq, action=action)
     match.refresh_from_db()
@@ -122,7 +122,7 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
     _until_turn_of(match, 0, users)
     assert match.deadline - _last_at(match) <= timedelta(seconds=0.2 * 1.5 + 0.05)
     # Her own moves are refused now, with words she understands; and leaving twice, too.
-    state = services.load_state(match)
+    state = selectors.load_state(match)
     action = ENGINE.bot_action(ENGINE.view(state, 0))
     with pytest.raises(TableError) as refused:
         services.match_play(user=leaver, table_id=tid, seq=match.seq, action=action)

@@ -31,7 +31,7 @@ def seat_of(table, number: int) -> Seat:
 def told(monkeypatch) -> list[str]:
     """The tables a broadcast went to."""
     sent: list[str] = []
-    monkeypatch.setattr(services, "broadcast", lambda t, m, **held: sent.append(t.public_id))
+    monkeypatch.setattr(services.events, "broadcast", lambda t, m, **held: sent.append(t.public_id))
     return sent
 
 

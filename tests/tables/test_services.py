@@ -15,10 +15,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import games
-from games import services
+from games import selectors, services
 from games.contract import IllegalAction, replay
 from games.models import Match, MatchAction, MatchSeed, Seat, Table
-from games.services import TableError
+from games.services import TableError, clock
 from tests.tables.helpers import (
     advance_until,
     make_table,
@@ -78,7 +78,7 @@ def test_twenty_threads_sending_the_same_move_apply_it_exactly_once(fast_clocks,
     seat_humans(table, users[:2])
     match = Match.objects.get(table=table, number=1)
     engine = games.get("jakaro")
-    state = services.load_state(match)
+    state = selectors.load_state(match)
     mover = users[engine.to_move(state)]
     action = engine.legal_actions(state)[0]
     barrier = threading.Barrier(20)
@@ -118,7 +118,7 @@ def test_refused_moves_change_nothing(fast_clocks, creator, users):
     seat_humans(table, users[:2])
     match = Match.objects.get(table=table, number=1)
     engine = games.get("hand")
-    state = services.load_state(match)
+    state = selectors.load_state(match)
     mover = engine.to_move(state)
     other = 1 - mover
     before = _snapshot(match)
@@ -252,11 +252,9 @@ def test_one_countdown_per_match_a_persons_move_queues_none(
     """Each queued countdown is a Celery message and later a transaction: a person's move, whose
     deadline always comes after the one already queued, leaves that one to re-queue itself; a
     sooner deadline (a bot's move) gets its own."""
-    from games import tasks
-
     queued: list[tuple] = []
     monkeypatch.setattr(
-        tasks.match_due, "apply_async", lambda args, **kw: queued.append((args, kw["eta"]))
+        clock, "send_countdown", lambda args, **kw: queued.append((args, kw["eta"]))
     )
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
@@ -264,7 +262,7 @@ def test_one_countdown_per_match_a_persons_move_queues_none(
     assert len(queued) == 1 and queued[0][1] == match.deadline  # the first turn's countdown
     for _ in range(3):
         match.refresh_from_db()
-        state = services.load_state(match)
+        state = selectors.load_state(match)
         turn = games.get("jakaro").to_move(state)
         view = games.get("jakaro").view(state, turn)
         services.match_play(
@@ -278,10 +276,10 @@ def test_one_countdown_per_match_a_persons_move_queues_none(
     assert match.timer_at == queued[0][1] < match.deadline
     # The player to move goes away and a bot plays for them: its deadline is sooner, so it gets
     # a countdown of its own.
-    away = games.get("jakaro").to_move(services.load_state(match))
+    away = games.get("jakaro").to_move(selectors.load_state(match))
     Seat.objects.filter(table=table, number=away).update(bot_playing=True)
     with transaction.atomic():
-        services._reset_deadline(table)
+        clock.reset_deadline(table)
     match.refresh_from_db()
     assert len(queued) == 2 and queued[1][1] == match.deadline == match.timer_at
 
@@ -300,7 +298,7 @@ def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_cloc
     # The hand the player left with (a worker may let the bot move as soon as it sits).
     match = Match.objects.get(table=table, number=1)
     engine = games.get("jakaro")
-    before = engine.view(services.load_state(match), 0)["hand"]
+    before = engine.view(selectors.load_state(match), 0)["hand"]
     assert services.seat_expire(seat_id=seat.pk) is True
     seat.refresh_from_db()
     assert seat.bot_playing and seat.user_id == users[0].pk
@@ -378,12 +376,12 @@ def test_team_chat_opens_between_rounds_at_a_strict_table(fast_clocks, creator, 
     engine = games.get("hand")
     match = advance_until(
         match,
-        lambda m: engine.server_step(services.load_state(m)) is not None,
+        lambda m: engine.server_step(selectors.load_state(m)) is not None,
     )
     msg = services.chat_post(user=users[0], table_id=table.public_id, text="زين", team=True)
     assert msg.team == 0
     # Once the next round is dealt, it is closed again.
-    match = advance_until(match, lambda m: services.load_state(m).status == "playing")
+    match = advance_until(match, lambda m: selectors.load_state(m).status == "playing")
     with pytest.raises(TableError) as closed:
         services.chat_post(user=users[0], table_id=table.public_id, text="ثاني", team=True)
     assert closed.value.code == "team_chat_closed"
@@ -405,7 +403,7 @@ def test_replay_of_the_log_is_the_snapshot_at_every_step(fast_clocks, creator, u
     for _ in range(15):
         match = advance_until(match, lambda m, s=match.seq: m.seq > s)
         log = [(a.seat, a.action) for a in match.actions.order_by("seq")]
-        rng = services.random_source(match)
+        rng = selectors.random_source(match)
         state = replay(engine, engine.parse_options(match.options), rng, log)
         assert engine.to_json(state) == match.snapshot
 

@@ -1,0 +1,67 @@
+"""Table chat: a line posted, lines hidden by staff, and the mark that the chat changed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import ChatMessage, Match, Table
+from games.selectors import current_match, game_of, load_state, team_of
+from games.services import events
+from games.services.errors import TableError
+from games.services.tables import locked_table
+
+
+@transaction.atomic
+def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> ChatMessage:
+    """A line of table chat, or of the player's team chat. At a strict table the team chat is
+    closed while a round is played (open between rounds and matches)."""
+    table = locked_table(table_id)
+    text = " ".join(str(text or "").split())
+    if not text:
+        raise TableError("chat_empty")
+    if len(text) > settings.CHAT_MAX_LENGTH:
+        raise TableError("chat_too_long")
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise TableError("not_seated")
+    team_no = None
+    match = current_match(table)
+    if team:
+        engine = game_of(table)
+        team_no = team_of(engine, engine.parse_options(table.options), seat.number)
+        if team_no is None:
+            raise TableError("no_team")
+        if match.status == Match.Status.PLAYING and not engine.team_chat_open(load_state(match)):
+            raise TableError("team_chat_closed")
+    since = timezone.now() - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
+    recent = ChatMessage.objects.filter(table=table, user=user, at__gte=since).count()
+    if recent >= settings.CHAT_MAX_IN_WINDOW:
+        raise TableError("chat_too_fast")
+    msg = ChatMessage.objects.create(table=table, user=user, team=team_no, text=text)
+    chat_changed(table)
+    events.broadcast(table, match)
+    return msg
+
+
+def chat_changed(table: Table) -> None:
+    """The table's chat changed (a line posted or hidden): the next read of its chat lines goes
+    to the database (games.selectors.chat_lines)."""
+    table.chat_seq += 1
+    Table.objects.filter(pk=table.pk).update(chat_seq=F("chat_seq") + 1)
+
+
+def chat_hide(*, message_ids: list[int]) -> int:
+    """Staff hide chat lines; every table concerned shows its chat without them at its next
+    change. Returns how many lines were hidden."""
+    with transaction.atomic():
+        lines = ChatMessage.objects.filter(pk__in=message_ids, hidden=False)
+        tables = set(lines.values_list("table_id", flat=True))
+        done = lines.update(hidden=True)
+        Table.objects.filter(pk__in=tables).update(chat_seq=F("chat_seq") + 1)
+    return done

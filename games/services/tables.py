@@ -1,0 +1,101 @@
+"""Tables: a new table with its first match, and the locked reads the other use cases start from.
+
+A match's commitment is fixed when the match is made (``new_match``), before anyone sits, so a
+player's browser can show it before it makes the seed it sends with the sit-down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+import games
+from games.contract import BadOptions
+from games.models import Majlis, Match, Seat, Table
+from games.selectors import players_of
+from games.services import events
+from games.services.errors import TableError
+from verify import fairness
+
+
+def table_create(
+    *,
+    user: Any,
+    game: str,
+    options: dict[str, Any],
+    majlis: Majlis | None = None,
+    private: bool = False,
+    stake: int = 0,
+) -> Table:
+    """A new table and its first match, whose commitment is fixed now, before anyone sits."""
+    try:
+        engine = games.get(game)
+        parsed = engine.parse_options(options)
+    except (games.UnknownGame, BadOptions) as exc:
+        raise TableError("bad_options", str(exc)) from None
+    plain = engine.options_to_dict(parsed)
+    # Wallet: a coin table's stake is one of the levels in settings (0 is a free table).
+    if type(stake) is not int or (stake != 0 and stake not in settings.WALLET_STAKE_LEVELS):
+        raise TableError("bad_stake")
+    if majlis is None:
+        majlis = Majlis.objects.filter(active=True).first()
+        if majlis is None:
+            raise TableError("no_such_majlis")
+    with transaction.atomic():
+        table = Table.objects.create(
+            majlis=majlis,
+            game=game,
+            options=plain,
+            private=private,
+            stake=stake,
+            turn_seconds=engine.turn_seconds(parsed),
+            created_by=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n) for n in range(players_of(engine, parsed))
+        )
+        new_match(table, 1)
+        events.broadcast_lobby()
+    return table
+
+
+def new_match(table: Table, number: int) -> Match:
+    """The table's next match, waiting, with a fresh secret and its commitment."""
+    secret = fairness.new_secret()
+    return Match.objects.create(
+        table=table,
+        number=number,
+        game=table.game,
+        options=table.options,
+        secret=secret.hex(),
+        commitment=fairness.commitment(secret),
+    )
+
+
+def locked_table(public_id: str) -> Table:
+    try:
+        return Table.objects.select_for_update().get(public_id=public_id)
+    except Table.DoesNotExist:
+        raise TableError("no_such_table") from None
+
+
+def my_seat(table: Table, user: Any) -> Seat | None:
+    """``user``'s seat at ``table``, locked. Only the seat: Seat's default ordering joins the
+    table, and a plain FOR UPDATE would lock the table's row too: that deadlocked a match's end
+    (which updates the table, then its seats) against a player's socket closing, once sockets'
+    calls ran in parallel (seen in bench.rooms)."""
+    return table.seats.select_for_update(of=("self",)).filter(user=user).first()
+
+
+def playing_match(table_id: str) -> Match:
+    """The table's match being played, locked, in one query with its table (not locked: a move
+    or a forfeit changes no table row)."""
+    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
+    match = rows.filter(table__public_id=table_id).order_by("-number").first()
+    if match is None:
+        raise TableError("no_such_table")
+    if match.status != Match.Status.PLAYING:
+        raise TableError("not_playing")
+    return match
