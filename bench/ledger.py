@@ -63,7 +63,6 @@ def settle_ms(players: list[Any], host: Any, rounds: int) -> float:
     from games import services
     from games.contract import Outcome
     from games.models import Majlis, Match
-    from wallet import services as wallet_services
 
     majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
     outcome = Outcome(((1, (0, 2)), (2, (1, 3))), {0: 0.5, 1: 0, 2: 0.5, 3: 0}, ((0, 2), (1, 3)))
@@ -92,7 +91,7 @@ def settle_ms(players: list[Any], host: Any, rounds: int) -> float:
         match.ended_at = match.revealed_at = timezone.now()
         match.save()
         start = time.perf_counter()
-        wallet_services.settle(match)
+        services.settle(match)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
 

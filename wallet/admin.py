@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from wallet import services
@@ -69,7 +70,7 @@ class AccountAdmin(ReadOnly):
                     key=data["key"],
                 )
             except services.WalletError as exc:
-                form.add_error(None, exc.message())
+                form.add_error(None, exc.message(get_language()))
             else:
                 messages.success(request, _("The adjustment is recorded."))
                 return redirect(reverse("admin:wallet_transfer_changelist"))

@@ -56,6 +56,7 @@ class Leg:
     kind: str
     reason: str
     key: str
+    seat: int | None = None  # the seat of a match whose stake this is (a stake's transfer only)
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,12 @@ def _insert(new: list[Transfer]) -> None:
     """Write the transfers in one INSERT and give each its id and time."""
     now = timezone.now()
     at = connection.ops.adapt_datetimefield_value(now)
-    cols = "source_id, dest_id, amount, kind, reason, key, match_id, created_by_id, created_at"
-    rows = ", ".join(f"({_marks(9)})" for _ in new)
+    cols = "source_id, dest_id, amount, kind, reason, key, seat, match_id, created_by_id"
+    cols += ", created_at"
+    rows = ", ".join(f"({_marks(10)})" for _ in new)
     params: list[Any] = []
     for t in new:
-        params += [t.source_id, t.dest_id, t.amount, t.kind, t.reason, t.key]
+        params += [t.source_id, t.dest_id, t.amount, t.kind, t.reason, t.key, t.seat]
         params += [t.match_id, t.created_by_id, at]
     sql = f"INSERT INTO {Transfer._meta.db_table} ({cols}) VALUES {rows} RETURNING id, key"
     with connection.cursor() as cursor:
@@ -176,6 +178,7 @@ def post(legs: Sequence[Leg], *, match: Any = None, created_by: Any = None) -> P
             kind=leg.kind,
             reason=leg.reason[:200],
             key=leg.key,
+            seat=leg.seat,
             match=match,
             created_by=created_by,
         )

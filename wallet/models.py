@@ -111,6 +111,9 @@ class Transfer(models.Model):
         verbose_name=_("match"),
     )
     key = models.CharField(_("idempotency key"), max_length=120, unique=True)
+    # A stake's transfer: the seat it was paid for (its winnings and its refund go back to the
+    # wallet that paid it). None for every other kind.
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     created_at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -63,8 +63,5 @@ def refunds_of(match: Any) -> list[dict[str, Any]]:
     rows = Transfer.objects.filter(dest=escrow, kind=Transfer.Kind.STAKE).select_related(
         "source__user"
     )
-    out = [
-        {"seat": int(t.key.rsplit(":", 1)[1]) + 1, "user": t.source.user, "coins": t.amount}
-        for t in rows
-    ]
+    out = [{"seat": t.seat + 1, "user": t.source.user, "coins": t.amount} for t in rows]
     return sorted(out, key=lambda r: r["seat"])

@@ -4,21 +4,25 @@ transfers a use case needs and names each with an idempotency key, so running a 
 (a retried task, a double click) moves coins once.
 
 The table services (games/services/) call in at a few points: ``can_stake`` at sit-down,
-``escrow_stakes`` at match start, ``settle`` at match end, ``refund`` on abort.
+``escrow_stakes`` at match start, ``settle`` at match end, ``refund`` on abort. The ledger stands
+below the tables and never reads them: the caller passes what it knows of the seats
+(``LedgerSeat``) and of the coins other tables hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, time
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from language.errors import PlayerError
 from wallet import ledger, payouts
 from wallet.ledger import Leg
 from wallet.models import Account, Transfer
@@ -30,15 +34,24 @@ MESSAGES = {
 }
 
 
-class WalletError(Exception):
-    """A refused wallet request: a stable ``code``; ``message()`` in the active language."""
+class WalletError(PlayerError):
+    """A refused wallet request: a stable ``code`` and ``message(lang)``."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
+    def message(self, lang: str = "ar") -> str:
+        with translation.override(lang):
+            return str(MESSAGES[self.code]) % {"max": settings.WALLET_ADJUST_MAX}
 
-    def message(self) -> str:
-        return str(MESSAGES[self.code]) % {"max": settings.WALLET_ADJUST_MAX}
+
+@dataclass(frozen=True)
+class LedgerSeat:
+    """A seat of a match as the ledger needs it: its ``number``, the ``user`` sitting there
+    (None for an empty seat or a bot's), whether the player ``left`` the match, and whether a
+    ``bot`` sits or plays there (no reward for a bot's play)."""
+
+    number: int
+    user: Any | None
+    left: bool = False
+    bot: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,23 +112,23 @@ def _day_start() -> datetime:
     return timezone.make_aware(datetime.combine(today, time.min))
 
 
-def _rewards(match: Any, seats: list[Any]) -> None:
+def _rewards(match: Any, seats: Sequence[LedgerSeat]) -> None:
     """A reward from the rewards account for every person who played the free match to the end
     (not played for by a bot, not left), within each player's daily cap."""
     per_match, cap = settings.WALLET_MATCH_REWARD, settings.WALLET_DAILY_REWARD_CAP
-    people = [s for s in seats if s.user_id and not s.is_bot and not s.bot_playing and not s.left]
+    people = [s for s in seats if s.user is not None and not s.bot and not s.left]
     if per_match <= 0 or not people:
         return
     source = rewards_account()
-    wallets = {s.user_id: wallet_of(s.user) for s in people}
+    wallets = {s.user.pk: wallet_of(s.user) for s in people}
     # Hold the wallets while reading today's rewards, so two matches ending together cannot
     # both fit under the cap.
     _lock([source, *wallets.values()])
     since = _day_start()
     legs = []
     for seat in people:
-        dest = wallets[seat.user_id]
-        key = f"reward:{match.pk}:{seat.user_id}"
+        dest = wallets[seat.user.pk]
+        key = f"reward:{match.pk}:{seat.user.pk}"
         earned = (
             Transfer.objects.filter(dest=dest, kind=Transfer.Kind.REWARD, created_at__gte=since)
             .exclude(key=key)
@@ -133,29 +146,17 @@ def _rewards(match: Any, seats: list[Any]) -> None:
 # Coin tables
 
 
-def _held(user: Any, *, exclude_table: Any) -> int:
-    """Coins promised to other coin tables: seats this player is ready at whose match has not
-    started (a started match's stake is already in its escrow)."""
-    from games.models import Seat, Table
-
-    return (
-        Seat.objects.filter(user=user, ready=True, table__status=Table.Status.OPEN)
-        .filter(table__stake__gt=0)
-        .exclude(table=exclude_table)
-        .aggregate(n=Sum("table__stake"))["n"]
-        or 0
-    )
-
-
-def can_stake(*, user: Any, table: Any) -> bool:
-    """Whether the player can cover ``table``'s stake: the wallet's balance less what other coin
-    tables hold. Locks the wallet until the caller's transaction ends, so twenty tabs sitting at
-    once are checked one after another and coins for one stake seat the player once."""
-    if not table.stake:
+def can_stake(*, user: Any, stake: int, promised: Callable[[], int]) -> bool:
+    """Whether the player can cover a table's ``stake``: the wallet's balance less what other coin
+    tables hold (``promised``, asked for once the wallet is locked: the tables know which of
+    their seats hold a stake not yet in escrow). Locks the wallet until the caller's transaction
+    ends, so twenty tabs sitting at once are checked one after another and coins for one stake
+    seat the player once."""
+    if not stake:
         return True
     wallet = wallet_of(user)
     locked = Account.objects.select_for_update().get(pk=wallet.pk)
-    return locked.balance - _held(user, exclude_table=table) >= table.stake
+    return locked.balance - promised() >= stake
 
 
 def pot_of(table: Any, players: int) -> int:
@@ -163,16 +164,17 @@ def pot_of(table: Any, players: int) -> int:
 
 
 @transaction.atomic(savepoint=False)
-def escrow_stakes(*, match: Any, seats: list[Any]) -> list[Any]:
+def escrow_stakes(*, match: Any, seats: Sequence[LedgerSeat]) -> list[int]:
     """At match start, every seat's stake moves into the match's escrow in one transaction, all
-    or nothing. Returns the seats whose player can no longer cover the stake (nothing moved:
-    the caller stands them up and the match waits); an empty list once the stakes are in."""
+    or nothing. Returns the numbers of the seats whose player can no longer cover the stake
+    (nothing moved: the caller stands them up and the match waits); an empty list once the
+    stakes are in."""
     stake = match.table.stake
     if not stake:
         return []
     wallets = {s.number: wallet_of(s.user) for s in seats}
     locked = _lock(wallets.values())
-    broke = [s for s in seats if locked[wallets[s.number].pk].balance < stake]
+    broke = [s.number for s in seats if locked[wallets[s.number].pk].balance < stake]
     if broke:
         return broke
     escrow = Account.objects.get_or_create(kind=Account.Kind.ESCROW, match=match)[0]
@@ -184,6 +186,7 @@ def escrow_stakes(*, match: Any, seats: list[Any]) -> list[Any]:
             Transfer.Kind.STAKE,
             f"stake, seat {s.number + 1}",
             f"stake:{match.pk}:{s.number}",
+            seat=s.number,
         )
         for s in seats
     ]
@@ -192,23 +195,16 @@ def escrow_stakes(*, match: Any, seats: list[Any]) -> list[Any]:
 
 
 def _stakes(escrow: Account) -> dict[int, Transfer]:
-    """The stake transfers into a match's escrow, by seat number (read from their keys)."""
-    out = {}
-    for t in Transfer.objects.filter(dest=escrow, kind=Transfer.Kind.STAKE):
-        out[int(t.key.rsplit(":", 1)[1])] = t
-    return out
+    """The stake transfers into a match's escrow, by seat number."""
+    return {t.seat: t for t in Transfer.objects.filter(dest=escrow, kind=Transfer.Kind.STAKE)}
 
 
 @transaction.atomic(savepoint=False)
-def settle(match: Any) -> None:
+def settle(match: Any, seats: Sequence[LedgerSeat]) -> None:
     """When a match ends: at a free table, the players' rewards; at a coin table, the pot from
     the escrow — the fee to the house, the rest by the engine's outcome (wallet/payouts.py).
-    Idempotent: every transfer has a key, so a second run (a retry after a crash) pays nothing
-    more."""
-    from games.models import Seat
-
-    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
-    seats.sort(key=lambda s: s.number)
+    ``seats``: the match's seats, in seat order. Idempotent: every transfer has a key, so a
+    second run (a retry after a crash) pays nothing more."""
     if not match.table.stake:
         _rewards(match, seats)
         return

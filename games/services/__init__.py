@@ -13,10 +13,11 @@ Use case -> module:
   ``seat_add_bot``, ``seat_leave``, ``table_ready``, ``seat_forfeit``, ``seats_expired``,
   ``seat_expire`` -> seats.py
 - a move, what is due, the end of a match: ``match_play``, ``match_advance``, ``matches_due``,
-  ``match_abort``, ``end_match``, ``settle`` -> play.py
+  ``match_abort``, ``end_match`` -> play.py
 - sockets and web processes: ``seat_connected``, ``seat_disconnected``, ``process_seen``,
   ``sockets_restored``, ``processes_gone`` -> presence.py
 - chat: ``chat_post``, ``chat_hide``, ``chat_changed`` -> chat.py
+- what the wallet is told (the seats, the coins held elsewhere): ``settle`` -> coins.py
 - what is sent after commit: ``broadcast``, ``broadcast_lobby`` -> events.py
 - deadlines and the countdown task: ``due``, ``Due`` -> clock.py
 - refusals: ``TableError``, ``MESSAGES`` -> errors.py
@@ -24,6 +25,7 @@ Use case -> module:
 
 from games.services.chat import chat_changed, chat_hide, chat_post
 from games.services.clock import Due, due
+from games.services.coins import settle
 from games.services.errors import MESSAGES, TableError
 from games.services.events import broadcast, broadcast_lobby
 from games.services.play import end_match, match_abort, match_advance, match_play, matches_due
@@ -72,6 +74,7 @@ __all__ = [
     "seat_leave",
     "seat_take",
     "seats_expired",
+    "settle",
     "sockets_restored",
     "table_create",
     "table_ready",

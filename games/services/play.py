@@ -18,10 +18,9 @@ from django.utils import timezone
 from games.contract import Game, IllegalAction, Outcome
 from games.models import EndReason, Match, MatchAction, Seat, Table
 from games.selectors import game_of, load_state, random_source
-from games.services import clock, events
+from games.services import clock, coins, events
 from games.services.errors import TableError
 from games.services.tables import new_match, playing_match
-from wallet import services as wallet_services
 
 # What a logged action changes on the match row (saved with update_fields: a move's UPDATE
 # stays small).
@@ -94,9 +93,9 @@ def end_match(
     table = match.table
     if was_playing:
         if status == Match.Status.FINISHED:
-            wallet_services.settle(match)  # the pot (or free-table rewards), once
+            coins.settle(match)  # the pot (or free-table rewards), once
         else:
-            wallet_services.refund(match)  # every stake back in full
+            coins.refund(match)  # every stake back in full
         _reopen(table, match)
     else:
         # A waiting match is replaced by a fresh one with a new commitment, its seats emptied.

@@ -15,11 +15,10 @@ from django.utils import timezone
 
 from games.models import Match, MatchSeed, Seat, Table
 from games.selectors import current_match, game_of, random_source
-from games.services import clock, events
+from games.services import clock, coins, events
 from games.services.errors import TableError
 from games.services.presence import sockets_of
 from games.services.tables import locked_table, my_seat, playing_match
-from wallet import services as wallet_services
 
 SEED_PATTERN = re.compile(r"\A[0-9a-f]{32,64}\Z")
 
@@ -62,7 +61,7 @@ def seat_take(
         raise TableError("seat_taken")
     seed = _check_seed(match, seed, commitment, match_id)
     # Wallet: enough coins for the stake, checked under the wallet's lock.
-    if not wallet_services.can_stake(user=user, table=table):
+    if not coins.can_cover(user, table):
         raise TableError("not_enough_coins")
     seat.user = user
     seat.ready = True
@@ -121,7 +120,7 @@ def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     match = Match.objects.select_for_update().get(pk=match.pk)
     # Wallet: every stake into the match's escrow, all or nothing. A player who can no longer
     # cover it (coins spent since sitting down) is stood up and the match waits.
-    broke = wallet_services.escrow_stakes(match=match, seats=seats)
+    broke = coins.escrow_stakes(match, seats)
     if broke:
         for seat in broke:
             MatchSeed.objects.filter(match=match, seat=seat.number).delete()
@@ -157,7 +156,7 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
         raise TableError("already_ready")
     seed = _check_seed(nxt, seed, commitment, match_id)
     # Wallet: enough coins for the next match's stake, checked under the wallet's lock.
-    if not wallet_services.can_stake(user=user, table=table):
+    if not coins.can_cover(user, table):
         raise TableError("not_enough_coins")
     MatchSeed.objects.create(match=nxt, seat=seat.number, seed=seed, user=user)
     seat.ready = True

@@ -45,7 +45,6 @@ def jakaro_outcome(players: int, winner: int) -> dict:
 def finish(match: Match, outcome: dict, left: tuple[int, ...] = ()) -> Match:
     """End ``match`` with ``outcome`` the way games.services does (seats that left marked), and
     settle it through the wallet's one entry point."""
-    from wallet import services as wallet_services
 
     Seat.objects.filter(table=match.table, number__in=left).update(left=True)
     match.status = Match.Status.FINISHED
@@ -53,7 +52,7 @@ def finish(match: Match, outcome: dict, left: tuple[int, ...] = ()) -> Match:
     match.ended_at = match.revealed_at = timezone.now()
     match.deadline = None
     match.save()
-    wallet_services.settle(match)
+    services.settle(match)
     return match
 
 

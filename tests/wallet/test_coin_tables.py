@@ -177,7 +177,7 @@ def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings
     assert wallet_services.house_account().balance == 100
     assert Account.objects.get(match=match).balance == 0
     n = Transfer.objects.count()
-    wallet_services.settle(match)  # run again: pays nothing more
+    services.settle(match)  # run again: pays nothing more
     assert Transfer.objects.count() == n
     assert [balance(p) - 500 for p in people[:2]] == gains
     call_command("wallet_reconcile")
@@ -209,8 +209,8 @@ def test_settlement_run_twice_pays_once(host, people):
     finish(match, jakaro_outcome(4, 1))
     after = [balance(p) for p in people[:4]]
     count = Transfer.objects.count()
-    wallet_services.settle(match)
-    wallet_services.settle(Match.objects.get(pk=match.pk))
+    services.settle(match)
+    services.settle(Match.objects.get(pk=match.pk))
     assert [balance(p) for p in people[:4]] == after == [400, 580, 400, 580]
     assert Transfer.objects.count() == count
     call_command("wallet_reconcile")
@@ -240,7 +240,7 @@ def test_a_settlement_killed_mid_way_pays_once_on_retry(host, people, monkeypatc
 
     def worker() -> None:
         try:
-            wallet_services.settle(Match.objects.get(pk=match.pk))
+            services.settle(Match.objects.get(pk=match.pk))
         except BaseException as exc:
             died.append(exc)
         finally:
@@ -258,8 +258,8 @@ def test_a_settlement_killed_mid_way_pays_once_on_retry(host, people, monkeypatc
     assert [balance(p) for p in people[:4]] == [400] * 4  # nothing paid by the dead worker
     assert Account.objects.get(match=match).balance == 400
 
-    wallet_services.settle(Match.objects.get(pk=match.pk))  # the retry
-    wallet_services.settle(Match.objects.get(pk=match.pk))  # and a second retry
+    services.settle(Match.objects.get(pk=match.pk))  # the retry
+    services.settle(Match.objects.get(pk=match.pk))  # and a second retry
     assert [balance(p) for p in people[:4]] == [580, 400, 580, 400]
     assert wallet_services.house_account().balance == 40
     call_command("wallet_reconcile")
@@ -307,7 +307,7 @@ def test_free_table_rewards_for_who_stayed_with_a_daily_cap(host, people, settin
         match = Match.objects.get(table=table, number=1)
         finish(match, {"places": [[1, [0]], [2, [1]], [3, [2]]], "shares": {}, "teams": []})
         rewards.append(balance(people[0]) - 500)
-        wallet_services.settle(match)  # again: nothing more
+        services.settle(match)  # again: nothing more
         assert balance(people[0]) - 500 == rewards[-1]
     assert rewards == [20, 40, 50, 50]  # 20 + 20 + 10 (the cap), then nothing
     assert balance(people[1]) == 500
