@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+from language.errors import PlayerError
+
 from .messages import COMMON, text
 
 # The seat written in the log for an action the server takes on nobody's behalf (Hand's next-round
@@ -24,17 +26,12 @@ from .messages import COMMON, text
 SERVER = None
 
 
-class GameError(Exception):
+class GameError(PlayerError):
     """A refusal with a stable machine ``code``, a ``detail`` for logs and developers, and
     ``message(lang)``: the words a player reads, in Arabic (default) or English."""
 
     # Per-game codes; the codes both games share live in games/messages.py (COMMON).
     messages: Mapping[str, Mapping[str, str]] = {}
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
 
     def message(self, lang: str = "ar") -> str:
         """The player-facing text for this refusal, in ``lang`` ("ar" or "en")."""
