@@ -2,7 +2,7 @@
 
 A match is its log: ``MatchAction`` rows, replayed from the match's random source (its secret,
 the game, its public id and the players' browser seeds), give the state; ``Match.snapshot`` is a
-cache of that state. Every state change goes through games/services.py.
+cache of that state. Every state change goes through games/services/.
 """
 
 from __future__ import annotations

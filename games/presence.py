@@ -1,4 +1,4 @@
-"""This web process's part in seat presence (games.services, "Presence").
+"""This web process's part in seat presence (games/services/presence.py).
 
 A seat's ``connected`` counts its player's open sockets, per web process (``Presence`` rows).
 A Daphne process that is killed, crashes or is stopped for a deploy closes its sockets without

@@ -20,6 +20,7 @@ import weakref
 from typing import Any
 
 import redis
+from cachetools import FIFOCache
 from django.conf import settings
 from redis.exceptions import RedisError
 
@@ -49,7 +50,9 @@ def publish(match_id: str, seq: int, snapshot: str) -> None:
     _client(settings.REDIS_URL).set(key(match_id, seq), snapshot, ex=TTL_S)
 
 
-_caches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
+_caches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FIFOCache] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def load(game: str, match_id: str, seq: int) -> Any | None:
@@ -59,13 +62,11 @@ async def load(game: str, match_id: str, seq: int) -> Any | None:
     loop = asyncio.get_running_loop()
     cache = _caches.get(loop)
     if cache is None:
-        cache = _caches[loop] = {}
+        cache = _caches[loop] = FIFOCache(maxsize=CACHE_SIZE)
     ident = (match_id, seq)
     future = cache.get(ident)
     if future is None:
-        future = cache[ident] = loop.create_future()
-        while len(cache) > CACHE_SIZE:
-            del cache[next(iter(cache))]  # the oldest
+        future = cache[ident] = loop.create_future()  # the oldest goes when the cache is full
         state = None
         try:
             raw = await _redis().get(key(match_id, seq))

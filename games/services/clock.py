@@ -38,8 +38,9 @@ TIMER_FIELDS = ("deadline", "timer_at")
 
 
 def send_countdown(args: tuple[Any, ...], *, eta: datetime, queue: str) -> None:
-    """Queue the countdown task for ``eta``."""
-    current_app.send_task(COUNTDOWN_TASK, args=args, eta=eta, queue=queue)
+    """Queue the countdown task for ``eta``. Its result is never read (the task is
+    ``ignore_result``): not asking for it keeps the sender off the result backend."""
+    current_app.send_task(COUNTDOWN_TASK, args=args, eta=eta, queue=queue, ignore_result=True)
 
 
 def schedule(match: Match) -> None:
