@@ -310,7 +310,8 @@ function play(action, confirmed = false) {
   ui.pending = true;
   hideBar();
   say(ui.root.dataset.wPending);
-  Sahrat.send({ type: "move", seq, action });
+  // The frame the form would send: its button's value and its seq, as drawn.
+  Sahrat.send({ type: "move", seq, action: button.value.trim() });
 }
 
 function refused() {
