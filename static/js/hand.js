@@ -1,4 +1,4 @@
-// The Hand table (issue 11): cards drawn and tapped, sort and drag, the meld builder with the
+// The Hand table: cards drawn and tapped, sort and drag, the meld builder with the
 // joker picker, the live opening sum, pending moves, the round recap kept on screen, settings.
 //
 // The server stays the single source of truth: every state frame replaces #table-live, and the
@@ -7,118 +7,19 @@
 // order of the cards (per match and seat), the selection, the staged melds, the pending move and
 // the sound/motion settings. It is re-applied after every swap.
 //
-// At an easy table nothing is sent that the engine would refuse (the checks below mirror
-// games/hand/melds.py and engine.py's lay/off/swap/throw rules; swaps and the fire card come
+// At an easy table nothing is sent that the engine would refuse (the checks here and in
+// static/js/melds.js mirror games/hand/melds.py and engine.py's lay/off/swap/throw rules; swaps and the fire card come
 // from the engine's own hints in the view). At a strict table moves go to the server unchecked
 // and its refusal is shown in words beside the cards.
 
 const ORDER_KEY = "sahrat.hand.order.v1.";
 const SETTINGS_KEY = "sahrat.hand.settings.v1";
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const SUITS = ["S", "H", "D", "C"];
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-const isJoker = (c) => c.startsWith("JK");
-const rankOf = (c) => RANKS.indexOf(c.slice(0, -1)) + 1;
-const suitOf = (c) => c.slice(-1);
-const make = (r, s) => RANKS[(r - 1) % 13] + s;
-const rankPoints = (r) => (r === 1 ? 1 : r === 14 ? 11 : r <= 10 ? r : 10);
-const bad = (code) => ({ ok: false, code });
-const ALL = SUITS.flatMap((s) => RANKS.map((r) => r + s));
-
-// ------------------------------------------------------------------ the rules (melds.py)
-
-function runValues(stands) {
-  const base = stands.map(rankOf);
-  const aces = base.flatMap((r, i) => (r === 1 ? [i] : []));
-  const options = [base];
-  if (aces.length) {
-    options.push(base.map((r) => (r === 1 ? 14 : r)));
-    if (aces.length === 2) options.push(base.map((r, i) => (i === aces[1] ? 14 : r)));
-  }
-  for (const vals of options) {
-    const s = [...vals].sort((a, b) => a - b);
-    if (new Set(s).size === s.length && s[s.length - 1] - s[0] === s.length - 1) return vals;
-  }
-  return null;
-}
-
-/** A new meld from tokens [[card, stands|null], …], as melds.build: {ok, kind, stands, points}. */
-export function build(tokens) {
-  let jokers = 0;
-  for (const [c, s] of tokens) {
-    if (isJoker(c)) {
-      jokers += 1;
-      if (!s || isJoker(s)) return bad("joker_needs_card");
-    }
-  }
-  if (jokers > 1) return bad("meld_two_jokers");
-  if (tokens.length < 3) return bad("meld_too_short");
-  const stands = tokens.map(([c, s]) => s || c);
-  const suits = stands.map(suitOf);
-  if (new Set(stands.map(rankOf)).size === 1) {
-    if (new Set(suits).size !== suits.length) return bad("meld_same_suit_twice");
-    const r = rankOf(stands[0]);
-    return { ok: true, kind: "set", stands, points: stands.length * rankPoints(r === 1 ? 14 : r) };
-  }
-  if (new Set(suits).size !== 1) return bad("meld_not_run_or_set");
-  const vals = runValues(stands);
-  if (!vals) return bad("meld_not_in_sequence");
-  const order = [...tokens.keys()].sort((a, b) => vals[a] - vals[b]);
-  return {
-    ok: true,
-    kind: "run",
-    stands: order.map((i) => stands[i]),
-    points: vals.reduce((t, v) => t + rankPoints(v), 0),
-  };
-}
-
-/** Cards laid off on an open meld of the view, as melds.extend. */
-function extend(meld, tokens) {
-  const mj = meld.cards.find(isJoker);
-  if (mj && tokens.some(([c]) => isJoker(c))) return bad("meld_two_jokers");
-  let old = meld.cards.map((c, i) => [c, meld.stands[i]]);
-  const keep = ([c, s]) => [c, isJoker(c) ? s : null];
-  if (meld.kind === "set") {
-    const rank = rankOf(meld.stands[0]);
-    const fresh = tokens.map(([c, s]) => [c, s || c]);
-    if (fresh.some(([, s]) => rankOf(s) !== rank)) return bad("lay_off_no_fit");
-    if (mj) {
-      const real = old.filter(([c]) => !isJoker(c)).map(([, s]) => s);
-      real.push(...fresh.map(([, s]) => s));
-      const used = new Set(real.map(suitOf));
-      if (used.size === real.length) {
-        const missing = SUITS.filter((x) => !used.has(x));
-        if (missing.length) old = old.map(([c, s]) => [c, c === mj ? make(rank, missing[0]) : s]);
-      }
-    }
-    return build([...old.map(keep), ...fresh.map(keep)]);
-  }
-  const out = build([...old.map(keep), ...tokens]);
-  return out.ok && out.kind === "run" ? out : bad("lay_off_no_fit");
-}
-
-function swapNeeds(meld) {
-  const j = meld.cards.find(isJoker);
-  if (!j) return [];
-  const i = meld.cards.indexOf(j);
-  if (meld.kind === "run" || meld.cards.length === 4) return [meld.stands[i]];
-  const rank = rankOf(meld.stands[0]);
-  const used = new Set(meld.cards.filter((c) => !isJoker(c)).map(suitOf));
-  return SUITS.filter((s) => !used.has(s)).map((s) => make(rank, s));
-}
-
-/** The cards a joker among these cards may stand for so that they make a meld (the picker). */
-function jokerChoices(cards, meld = null) {
-  const joker = cards.find(isJoker);
-  const out = [];
-  for (const c of ALL) {
-    const tokens = cards.map((x) => [x, x === joker ? c : null]);
-    const r = meld ? extend(meld, tokens) : build(tokens);
-    if (r.ok) out.push(c);
-  }
-  return out;
-}
+// The rules: static/js/melds.js (melds.py in the browser), loaded before this module, and the
+// page's shared helpers (static/js/table_kit.js): sending, stored settings, sounds.
+const { ALL, SUITS, isJoker, rankOf, suitOf, build, extend, swapNeeds, jokerChoices } =
+  Sahrat.melds;
 
 function minus(have, take) {
   const rest = [...have];
@@ -154,20 +55,8 @@ const S = {
 };
 let data = null;
 
-function settings() {
-  try {
-    return { sound: false, motion: true, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") };
-  } catch {
-    return { sound: false, motion: true };
-  }
-}
-function saveSettings(s) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
-  } catch {
-    // Storage refused (private browsing): the setting lasts for this page only.
-  }
-}
+// Storage refused (private browsing): a setting or an order lasts for this page only.
+const settings = () => ({ sound: false, motion: true, ...Sahrat.setting(SETTINGS_KEY, {}) });
 
 const live = () => document.getElementById("table-live");
 const game = () => document.getElementById("hand-game");
@@ -181,20 +70,9 @@ const canPlay = () => yourTurn() && view().phase === "play" && !S.pending;
 const opened = () => !!(view().opened || [])[you()];
 const orderKey = () => ORDER_KEY + live().dataset.match + "." + live().dataset.youSeat;
 
-function loadOrder() {
-  try {
-    return JSON.parse(localStorage.getItem(orderKey()) || "null");
-  } catch {
-    return null;
-  }
-}
+const loadOrder = () => Sahrat.setting(orderKey(), null);
 function saveOrder() {
-  const codes = [...cardsBox().children].map((el) => el.dataset.card);
-  try {
-    localStorage.setItem(orderKey(), JSON.stringify(codes));
-  } catch {
-    // as above
-  }
+  Sahrat.store(orderKey(), [...cardsBox().children].map((el) => el.dataset.card));
 }
 
 /** The hand's cards in the player's order: the kept order first, new cards at the end. */
@@ -488,9 +366,7 @@ function play(action, cards = []) {
     }, 8000);
   }
   S.refusal = "";
-  document.dispatchEvent(
-    new CustomEvent("sahrat:send", { detail: { type: "move", seq, action } }),
-  );
+  Sahrat.send({ type: "move", seq, action });
   markCards();
   renderControls();
 }
@@ -547,22 +423,7 @@ function onLay() {
 
 // ------------------------------------------------------------------ feel: sound, motion, bar
 
-let audio = null;
-function beep(freq, ms) {
-  if (!settings().sound) return;
-  try {
-    audio = audio || new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = freq;
-    gain.gain.value = 0.08;
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + ms / 1000);
-  } catch {
-    // No WebAudio: stay silent.
-  }
-}
+const sound = (name) => settings().sound && Sahrat.sound(name);
 
 const barSeen = new WeakMap();
 function tickBar() {
@@ -642,10 +503,10 @@ function apply() {
   const fire = (view().fire || []).length;
   if (S.lastFire !== null && fire > S.lastFire) {
     g.querySelector(".fire .pc.big")?.classList.add("land");
-    beep(330, 90);
+    sound("card");
   }
   S.lastFire = fire;
-  if (yourTurn() && !S.lastTurn) beep(660, 160);
+  if (yourTurn() && !S.lastTurn) sound("turn");
   S.lastTurn = yourTurn();
 
   // The round recap stays until closed, though the next deal comes a few seconds later.
@@ -749,7 +610,8 @@ document.addEventListener("change", (e) => {
   if (!box) return;
   const set = settings();
   set[box.dataset.setting] = box.checked;
-  saveSettings(set);
+  Sahrat.store(SETTINGS_KEY, set);
+  if (box.dataset.setting === "sound" && box.checked) Sahrat.unlockSound();
   game()?.classList.toggle("no-motion", !set.motion);
 });
 

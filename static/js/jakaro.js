@@ -1,9 +1,10 @@
-// The Jakaro board's taps (issue 12). The server draws the board (templates/games/views/
+// The Jakaro board's taps. The server draws the board (templates/games/views/
 // jakaro.html) and sends, in #jakaro-data, the seat's legal action texts with what each does to
 // the marbles ("after", from games/jakaro/guide.py) and why a card cannot move the others
 // ("why"). Everything offered here is one of those texts, so nothing the engine would refuse is
-// ever offered; the move is sent by submitting the page's move form (static/js/table.js sends
-// the frame). Every table change re-renders the board, so this module re-reads it each time.
+// ever offered; the move goes as the page's move form would send it, through Sahrat.send
+// (static/js/table_kit.js; table.js owns the socket). Every table change re-renders the board,
+// so this module re-reads it each time.
 
 const KEY_CONFIRM = "sahrat.jakaro.confirm";
 const KEY_NUMBERS = "sahrat.jakaro.numbers";
@@ -14,21 +15,9 @@ let ui = null; // the current board: its data and what the player has picked so 
 let lastTurn = ""; // the turn a "your turn" sound was made for
 const lastSeen = new Map(); // match id -> marble positions, for animating the next change
 
-function stored(key) {
-  try {
-    return localStorage.getItem(key) === "1";
-  } catch {
-    return false;
-  }
-}
-
-function store(key, on) {
-  try {
-    localStorage.setItem(key, on ? "1" : "0");
-  } catch {
-    // private browsing: the setting lasts for this page only
-  }
-}
+// Each setting is kept as "1" or "0", as it always was.
+const stored = (key) => Sahrat.setting(key, 0) === 1;
+const store = (key, on) => Sahrat.store(key, on ? 1 : 0);
 
 function flatRef(token, seat) {
   const [owner, m] = token.includes(":") ? token.split(":") : [String(seat), token];
@@ -307,11 +296,13 @@ function play(action, confirmed = false) {
     ask(action, ui.data.labels[action] || action);
     return;
   }
+  // Only a move the page offers (the move form's buttons), at the turn the form was drawn for.
   const form = document.getElementById("jk-send");
   const button = form && [...form.querySelectorAll("button[data-action]")].find(
     (b) => b.dataset.action === action,
   );
   if (!button) return;
+  const seq = Number.parseInt(form.querySelector("input[name=seq]").value, 10);
   const p = ui.plays.find((q) => q.text === action);
   resetPreview();
   if (p && p.after) preview(p.after, "pending");
@@ -319,7 +310,8 @@ function play(action, confirmed = false) {
   ui.pending = true;
   hideBar();
   say(ui.root.dataset.wPending);
-  form.requestSubmit(button);
+  // The frame the form would send: its button's value and its seq, as drawn.
+  Sahrat.send({ type: "move", seq, action: button.value.trim() });
 }
 
 function refused() {
@@ -379,25 +371,7 @@ function animate(before) {
 // ------------------------------------------------------------------------------ sounds
 
 // Off unless the player turns them on: a soft tick when marbles move, two notes for your turn.
-// Made with WebAudio (no sound files to download).
-let audio = null;
-function beep(notes) {
-  if (!stored(KEY_SOUNDS)) return;
-  const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!Ctx) return;
-  audio = audio || new Ctx();
-  notes.forEach((freq, k) => {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    const at = audio.currentTime + k * 0.12;
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.08, at);
-    gain.gain.exponentialRampToValueAtTime(0.001, at + 0.1);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(at);
-    osc.stop(at + 0.11);
-  });
-}
+const sound = (name) => stored(KEY_SOUNDS) && Sahrat.sound(name);
 
 // ------------------------------------------------------------------------------ setup
 
@@ -451,11 +425,7 @@ function setup() {
   sounds.addEventListener("change", () => {
     store(KEY_SOUNDS, sounds.checked);
     // Browsers start sound only from a tap: this one opens it for the sounds to come.
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (sounds.checked && Ctx) {
-      audio = audio || new Ctx();
-      audio.resume();
-    }
+    if (sounds.checked) Sahrat.unlockSound();
   });
   ui.confirm.checked = stored(KEY_CONFIRM);
   ui.confirm.addEventListener("change", () => store(KEY_CONFIRM, ui.confirm.checked));
@@ -466,10 +436,10 @@ function setup() {
   lastSeen.set(match, data.marbles.slice());
   if (before) {
     animate(before);
-    if (before.some((p, i) => p !== data.marbles[i])) beep([660]);
+    if (before.some((p, i) => p !== data.marbles[i])) sound("move");
   }
   const yours = live && live.dataset.yourTurn === "1";
-  if (yours && ui.plays.length && lastTurn !== `${match}:${live.dataset.seq}`) beep([523, 784]);
+  if (yours && ui.plays.length && lastTurn !== `${match}:${live.dataset.seq}`) sound("turn");
   lastTurn = yours ? `${match}:${live.dataset.seq}` : "";
 }
 

@@ -195,21 +195,14 @@ export function newSeed() {
 
 /** Every seed this browser sent: [{table, match, commitment, seat, seed, at}], newest last. */
 export function seedsKept() {
-  try {
-    return JSON.parse(localStorage.getItem(root.dataset.seedsKey) || "[]");
-  } catch {
-    return [];
-  }
+  return Sahrat.setting(root.dataset.seedsKey, []);
 }
 
 function keepSeed(entry) {
   const kept = seedsKept().filter((e) => e.match !== entry.match);
   kept.push(entry);
-  try {
-    localStorage.setItem(root.dataset.seedsKey, JSON.stringify(kept.slice(-200)));
-  } catch {
-    // Private browsing may refuse storage; the seed still goes to the server and is shown.
-  }
+  // Private browsing may refuse storage; the seed still goes to the server and is shown.
+  Sahrat.store(root.dataset.seedsKey, kept.slice(-200));
 }
 
 function live() {
@@ -275,8 +268,8 @@ document.addEventListener("submit", (e) => {
 });
 
 // A game's own script (static/js/<game>.js) sends its frames through this page's socket with
-// document.dispatchEvent(new CustomEvent("sahrat:send", {detail: frame})): one socket, one
-// module instance, whatever URL the game script was loaded from.
+// Sahrat.send(frame) (static/js/table_kit.js), an event heard here: one socket, one module
+// instance, whatever URL the game script was loaded from.
 document.addEventListener("sahrat:send", (e) => {
   showError("");
   send(e.detail);

@@ -1,0 +1,85 @@
+// What every script of the table page shares, as window.Sahrat: sending a frame through the
+// page's one socket, the settings this browser keeps, and the table's few sounds.
+//
+// A classic script loaded (deferred) before static/js/table.js and the game's own script, so
+// they find it whatever URL each was loaded from (the static files' names carry a hash in
+// production: a module imported by two URLs would be two modules).
+//
+//   Sahrat.send({ type: "move", seq, action });   // table.js sends it, or says "offline"
+//   Sahrat.setting("sahrat.hand.settings.v1", {}); // JSON kept in localStorage, or the default
+//   Sahrat.store("sahrat.hand.settings.v1", value);
+//   Sahrat.sound("turn");                          // the caller checks its own "sounds" setting
+
+(() => {
+  const Sahrat = (globalThis.Sahrat = globalThis.Sahrat || {});
+
+  /** Send a frame of docs/protocol.md through the table's socket, which table.js owns. */
+  Sahrat.send = (frame) => {
+    document.dispatchEvent(new CustomEvent("sahrat:send", { detail: frame }));
+  };
+
+  /** The value kept under ``key`` (JSON), or ``fallback`` if there is none or it is unreadable. */
+  Sahrat.setting = (key, fallback) => {
+    try {
+      const text = localStorage.getItem(key);
+      return text === null ? fallback : JSON.parse(text);
+    } catch {
+      return fallback;
+    }
+  };
+
+  /** Keep ``value`` (as JSON) under ``key``; false where the browser refuses storage (private
+   * browsing), and the setting then lasts for this page only. */
+  Sahrat.store = (key, value) => {
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  // Short notes made with WebAudio (no sound file to download), each fading out in 0.1 s.
+  const SOUNDS = {
+    turn: [523, 784], // your turn: two notes up
+    move: [660], // marbles moved
+    card: [330], // a card landed on the fire pile
+  };
+  let audio = null;
+
+  function context() {
+    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+    if (!audio && Ctx) audio = new Ctx();
+    return audio;
+  }
+
+  /** Play one of SOUNDS; silent where the browser has no WebAudio. */
+  Sahrat.sound = (name) => {
+    try {
+      const ctx = context();
+      if (!ctx) return;
+      SOUNDS[name].forEach((freq, k) => {
+        const osc = ctx.createOscillator();
+        const gain = ctx.createGain();
+        const at = ctx.currentTime + k * 0.12;
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.08, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + 0.1);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(at);
+        osc.stop(at + 0.11);
+      });
+    } catch {
+      // No sound is no harm.
+    }
+  };
+
+  /** Browsers start sound only from a tap: call this from the tap that turns sounds on. */
+  Sahrat.unlockSound = () => {
+    try {
+      context()?.resume();
+    } catch {
+      // as above
+    }
+  };
+})();
