@@ -52,11 +52,13 @@ def _apply_and_log(
     text = engine.canonical(seat, action)
     new = engine.apply(state, seat, text, random_source(match, rows.seeds))
     match.seq += 1
-    MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
+    logged = MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
     match.snapshot = engine.to_json(new)
     result = engine.outcome(new)
     if result is None:
-        clock.set_deadline(match, engine, new, rows.seats, timezone.now())
+        # The next turn starts when this action was logged (its ``at``), not a moment later when
+        # the snapshot is written: a turn's time is counted from what the log shows.
+        clock.set_deadline(match, engine, new, rows.seats, logged.at)
     return result
 
 
