@@ -28,8 +28,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 import games
-from sahrat_site import digits as digit_style
-from sahrat_site import words
+from language import digits as digit_style
+from language import words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
