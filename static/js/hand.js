@@ -1,4 +1,4 @@
-// The Hand table (issue 11): cards drawn and tapped, sort and drag, the meld builder with the
+// The Hand table: cards drawn and tapped, sort and drag, the meld builder with the
 // joker picker, the live opening sum, pending moves, the round recap kept on screen, settings.
 //
 // The server stays the single source of truth: every state frame replaces #table-live, and the

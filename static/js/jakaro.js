@@ -1,4 +1,4 @@
-// The Jakaro board's taps (issue 12). The server draws the board (templates/games/views/
+// The Jakaro board's taps. The server draws the board (templates/games/views/
 // jakaro.html) and sends, in #jakaro-data, the seat's legal action texts with what each does to
 // the marbles ("after", from games/jakaro/guide.py) and why a card cannot move the others
 // ("why"). Everything offered here is one of those texts, so nothing the engine would refuse is
