@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python scripts/services.py --start-redis --redis-url "$(REDIS_URL)"
+	$(BIN)/python scripts/check_services.py --start-redis --redis-url "$(REDIS_URL)"
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py migrate --noinput
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py demo_data
@@ -45,7 +45,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: $(STAMP) browser lint
-	$(BIN)/python scripts/services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)" --redis-var TEST_REDIS_URL
+	$(BIN)/python scripts/check_services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)" --redis-var TEST_REDIS_URL
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py check
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
 	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest $(PYTEST_ARGS)

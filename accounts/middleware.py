@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from sahrat_site import digits
+from language import digits
 
 
 def chosen_language(request: HttpRequest) -> str:

@@ -21,7 +21,7 @@ class User(AbstractUser):
         ENGLISH = "en", "English"
 
     class Digits(models.TextChoices):
-        # Unicode's numbering-system names (sahrat_site/digits.py); blank: as the language reads.
+        # Unicode's numbering-system names (language/digits.py); blank: as the language reads.
         BY_LANGUAGE = "", _("as my language (Arabic-Indic in Arabic, Western in English)")
         ARABIC = "arab", _("Arabic-Indic (١٢٣)")
         WESTERN = "latn", _("Western (123)")

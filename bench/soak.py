@@ -1,7 +1,7 @@
 """Probe the running platform from outside, as players use it: ``python -m bench.soak [--quick]``.
 
 Starts a real Daphne against PostgreSQL and Redis (``DATABASE_URL``, default the local ``test``
-database; ``REDIS_URL``), signs players in, and measures what broke before issue 8:
+database; ``REDIS_URL``), signs players in, and measures what once broke under load:
 
 - ``socket_lifetime_s``: how long three signed-in sockets pinging every 0.5 s stayed up (the hold
   time when none died), and ``pings_missed`` among them;

@@ -1,7 +1,7 @@
 """WebSocket consumers. Thin: check who is asking, parse the frame, call a service, reply.
 
-The platform's rules for every socket (sign-in, limits, refusals) live in sahrat_site/sockets.py;
-the frames are written down in docs/protocol.md.
+What every socket shares (sign-in, limits, refusals, the hello, ping and going away quietly) is
+realtime/consumer.py's; the frames are written down in docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import functools
 from typing import Any
 from urllib.parse import parse_qs
 
-from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 
 import games
@@ -18,8 +17,9 @@ from games import presence, rendering, selectors, services, snapshots
 from games.contract import IllegalAction
 from games.models import Table
 from games.services import TableError
-from sahrat_site import digits
-from sahrat_site.sockets import SahratConsumer, is_seq
+from language import digits
+from realtime.consumer import SahratConsumer
+from realtime.protocol import is_seq
 
 # Every database call of a table socket is one self-contained service or read with its own
 # transaction, so it need not run in the process's single "thread-sensitive" thread, where all
@@ -31,67 +31,23 @@ db = functools.partial(database_sync_to_async, thread_sensitive=False)
 class MajlisConsumer(SahratConsumer):
     """The lobby socket: a signed-in player's live link to the majlis."""
 
-    # Set once this socket is going away (this side sent the close, or the client's close was
-    # already under way when a frame was sent): later frames are dropped, not sent.
-    _gone = False
-
-    async def send(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
-        """Send a frame unless the socket is going away. A broadcast can race a close: the
-        client's close frame reached Daphne while this socket was rendering a state, and Daphne
-        has not yet delivered the disconnect. Autobahn then refuses the send ("Attempt to send
-        on a closed protocol"); nobody is left to read the frame, so it is dropped quietly
-        instead of ending the consumer with an "Exception inside application"."""
-        if self._gone:
-            return
-        try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-        except Disconnected:
-            self._gone = True
-
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        await super().close(code=code, reason=reason)
-        self._gone = True
-
-    async def socket_close(self, event: dict[str, Any]) -> None:
-        """``{"type": "socket.close", "code": N}`` sent on the channel layer to a socket's
-        group closes it with code N: how the tests close a page's socket on purpose to watch it
-        come back (or an operator moves sockets off a process). Only server-side code reaches
-        it: a client's frames go to ``receive`` and never name a handler. Autobahn sends only
-        1000 and 3000-4999 by choice; any other code closes with 1000."""
-        code = event.get("code")
-        if not isinstance(code, int) or not (code == 1000 or 3000 <= code <= 4999):
-            code = 1000
-        self._closing = True  # frames already read are ignored, as after a refusal
-        await self.close(code=code)
-
     def groups_for(self) -> tuple[str, ...]:
         return ("majlis",)
 
     async def on_connected(self) -> None:
-        await self.send_json(
-            {"type": "hello", "user": self.user.display_name or self.user.username}
-        )
+        await self.say_hello()
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] == "ping":
             await self.pong(frame)
             return
-        await self.send_error("unknown_type", self._t("unknown_type"))
+        await super().on_frame(frame)
 
     async def majlis_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "majlis_changed"})
 
-    async def pong(self, frame: dict[str, Any]) -> None:
-        seq = frame.get("seq")
-        if not is_seq(seq):
-            await self.send_error("bad_frame", self._t("bad_seq"))
-            return
-        await self.send_json({"type": "pong", "seq": seq})
 
-
-class TableConsumer(MajlisConsumer):
+class TableConsumer(SahratConsumer):
     """A table's socket, for a seated player or a watcher. The table's group carries only "it
     changed, seq N"; each socket renders its own viewer's picture (selectors.table_state) and
     sends it whole, so a client never needs to patch, and a missed update is repaired by the next
@@ -128,7 +84,7 @@ class TableConsumer(MajlisConsumer):
         self._counted = True
         presence.opened(self.table.public_id, self.user.pk)
         # The same first frame as the lobby socket (docs/protocol.md), then the whole state.
-        await super().on_connected()
+        await self.say_hello()
         await self.send_state()
 
     async def on_disconnected(self) -> None:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from games.contract import BadOptions
-from sahrat_site import words
+from language import words
 
 GAME_CHOICES = [("hand", _("Hand")), ("jakaro", _("Jakaro"))]
 PLAYER_COUNTS = (2, 3, 4)

@@ -6,8 +6,8 @@ fragment can never hold more than that viewer's own JSON frame would. The words 
 cards and actions are built here, in the active language, for the templates.
 
 Per-game parts are small: ``_hand_view`` / ``_jakaro_view`` and the templates
-``games/views/<game>.html``. Issues 11 and 12 draw the cards and the board; this is the plain
-text table that already lets a player see everything and make every legal move.
+``games/views/<game>.html``, which draw the Hand's cards and the Jakaro board; even without
+their script the table lets a player see everything and make every legal move.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 import games
-from sahrat_site import digits as digit_style
-from sahrat_site import words
+from language import digits as digit_style
+from language import words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = {"H", "D"}
@@ -458,7 +458,7 @@ def jakaro_label(action: str, actor: int, seats: list[dict[str, Any]]) -> str:
     return pretty_cards(action)
 
 
-# The board (issue 12): an SVG drawn here as numbers, so it shows with no script at all; the
+# The board: an SVG drawn here as numbers, so it shows with no script at all; the
 # page's script (static/js/jakaro.js) only adds the taps. The track is a ring of 20 × 20 cells
 # (76 squares: 19 a side), the viewer's start at the bottom middle; a colour's quarter is the
 # bottom one turned by a quarter turn per colour, so every colour's start, base and home column

@@ -25,7 +25,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 
 import games
-from sahrat_site.sockets import _redis
+from realtime.redis import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ async def load(game: str, match_id: str, seq: int) -> Any | None:
         future = cache[ident] = loop.create_future()  # the oldest goes when the cache is full
         state = None
         try:
-            raw = await _redis().get(key(match_id, seq))
+            raw = await redis_client().get(key(match_id, seq))
             if raw is not None:
                 state = games.get(game).from_json(raw.decode())
         except (RedisError, OSError, TimeoutError, ValueError) as exc:

@@ -11,11 +11,11 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from sahrat_site import daphne_guard  # noqa: E402
+from realtime import daphne_guard  # noqa: E402
+from realtime.origin import SiteOriginValidator  # noqa: E402
 from sahrat_site.routing import websocket_urlpatterns  # noqa: E402
-from sahrat_site.sockets import SiteOriginValidator  # noqa: E402
 
-# Backpressure against flooding sockets (sahrat_site/daphne_guard.py).
+# Backpressure against flooding sockets (realtime/daphne_guard.py).
 daphne_guard.install()
 
 application = ProtocolTypeRouter(

@@ -97,10 +97,10 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "sahrat_site.context_processors.digit_style",
+                "language.context_processors.digit_style",
             ],
             # The digits and dates filters on every page without a {% load %} each.
-            "builtins": ["sahrat_site.templatetags.sahrat"],
+            "builtins": ["language.templatetags.sahrat"],
         },
     },
 ]
@@ -197,8 +197,8 @@ PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(60 * 6
 LANGUAGE_CODE = "ar"
 LANGUAGES = [("ar", _("Arabic")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Day-first date formats for both languages (sahrat_site/formats/): the admin and every |date.
-FORMAT_MODULE_PATH = ["sahrat_site.formats"]
+# Day-first date formats for both languages (language/formats/): the admin and every |date.
+FORMAT_MODULE_PATH = ["language.formats"]
 LANGUAGE_COOKIE_NAME = "sahrat_language"
 USE_I18N = True
 TIME_ZONE = "Asia/Riyadh"
@@ -223,7 +223,7 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-# The channel layer's Redis connections (sahrat_site/channel_layer.py). channels-redis blocks in
+# The channel layer's Redis connections (realtime/channel_layer.py). channels-redis blocks in
 # BZPOPMIN for up to 5 s waiting for a message; redis-py's default socket timeout is also 5 s, so
 # the read timed out just before Redis answered "nothing yet" and every socket died with 1011
 # after about 5 s. The read timeout must be longer than the blocking pop.
@@ -233,7 +233,7 @@ CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
 CHANNEL_LAYER_MAX_CONNECTIONS = int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "200"))
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "sahrat_site.channel_layer.SahratChannelLayer",
+        "BACKEND": "realtime.channel_layer.SahratChannelLayer",
         "CONFIG": {
             "hosts": [
                 {
@@ -250,7 +250,7 @@ CHANNEL_LAYERS = {
     }
 }
 
-# WebSocket limits per connection and per account (sahrat_site/sockets.py, docs/protocol.md).
+# WebSocket limits per connection and per account (realtime/limits.py, docs/protocol.md).
 WS_MAX_FRAME = 8192  # characters in one frame
 # Objects and arrays inside one another in a frame; no frame of docs/protocol.md nests past 2.
 WS_MAX_DEPTH = 32

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games import rendering
-from sahrat_site.digits import digits
+from language.digits import digits
 from verify import audit, fairness, selectors
 
 MAX_PASTE = 20_000  # characters of a pasted secret/seeds form

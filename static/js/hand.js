@@ -157,7 +157,7 @@ const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undef
 const num = (v) => (typeof v === "number" ? digitFormat.format(v) : v);
 const pluralRules = new Intl.PluralRules(document.documentElement.lang || undefined);
 // "{n} points" in the plural form the page's language takes for n (the six Arabic forms come
-// from the catalogue, JSON in a data attribute: sahrat_site/words.py forms()).
+// from the catalogue, JSON in a data attribute: language/words.py forms()).
 function counted(name, n) {
   let forms = {};
   try {

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from games.jakaro.board import label
 from games.jakaro.bot import bot_action
-from games.jakaro.engine import Options, State, apply, legal_actions, new_match, view
+from games.jakaro.engine import Options, State, apply, legal_actions, new_match, to_json, view
 from games.jakaro.scenario import build
 from verify.fairness import RandomSource
 
@@ -101,21 +101,24 @@ HAND_WRITTEN = [
 ]
 
 
+# What the engine's stored state holds that a perft position does not: the version, the last
+# play, the winner and the ply count (none of them changes which actions are legal).
+NOT_IN_A_POSITION = ("v", "last", "winner", "ply")
+
+
 def position_of(state: State, secret: str, ident: str, name: str) -> dict:
-    """A state written as a scenario/perft position."""
-    n = state.players
+    """A state written as a scenario/perft position: the engine's own serialiser (``to_json``),
+    with the marbles as scenario labels and the hands by seat."""
+    stored = json.loads(to_json(state))
+    players, marbles, hands = stored.pop("players"), stored.pop("marbles"), stored.pop("hands")
+    for key in NOT_IN_A_POSITION:
+        stored.pop(key)
     return {
         "name": name,
-        "players": n,
-        "marbles": {str(s): [label(p) for p in state.marbles[4 * s : 4 * s + 4]] for s in range(n)},
-        "hands": {str(s): list(state.hands[s]) for s in range(n)},
-        "deck": list(state.deck),
-        "deck_no": state.deck_no,
-        "deal_no": state.deal_no,
-        "dealer": state.dealer,
-        "turn": state.turn,
-        "burn_no": state.burn_no,
-        "discard": list(state.discard),
+        "players": players,
+        "marbles": {str(s): [label(p) for p in marbles[4 * s : 4 * s + 4]] for s in range(players)},
+        "hands": {str(s): hands[s] for s in range(players)},
+        **stored,
         "secret": secret,
         "ident": ident,
     }

@@ -103,7 +103,7 @@ def test_make_test_names_the_variable_to_set_when_redis_is_down():
     result = subprocess.run(
         [
             sys.executable,
-            "scripts/services.py",
+            "scripts/check_services.py",
             "--redis-url",
             "redis://127.0.0.1:1/9",  # nothing listens on port 1
             "--redis-var",

@@ -22,7 +22,8 @@ from websockets.sync.client import connect as ws_connect
 from games import services
 from games.consumers import TableConsumer
 from games.models import Majlis, Match, new_public_id
-from sahrat_site import sockets
+from realtime import protocol
+from realtime.limits import json_depth
 from sahrat_site.asgi import application
 from tests.tables.helpers import make_table, seat_humans
 
@@ -125,7 +126,7 @@ def test_every_limit_in_the_table_is_the_setting_it_names():
 def test_every_close_code_is_one_the_server_uses():
     rows = table(section(PROTOCOL, "Close codes"))
     documented = {int(r["code"]) for r in rows if r["from"] == "the server"}
-    ours = {v for k, v in vars(sockets).items() if k.startswith("CLOSE_")}
+    ours = {v for k, v in vars(protocol).items() if k.startswith("CLOSE_")}
     assert ours <= documented
     assert documented - ours == {1000, 1011}  # RFC 6455's normal close and server error
     # Autobahn sends no other code by choice (a proxy's or the network's are theirs).
@@ -169,12 +170,12 @@ def test_the_close_codes_not_to_retry_are_the_pages_final_codes():
 def test_the_error_codes_table_names_the_servers_codes_and_close_codes():
     rows = {ticked(r["code"])[0]: r for r in table(section(PROTOCOL, "Error codes"))}
     closes = {
-        "rate_limited": sockets.CLOSE_RATE_LIMITED,
-        "too_many_sockets": sockets.CLOSE_TOO_MANY_SOCKETS,
-        "unavailable": sockets.CLOSE_TRY_AGAIN,
+        "rate_limited": protocol.CLOSE_RATE_LIMITED,
+        "too_many_sockets": protocol.CLOSE_TOO_MANY_SOCKETS,
+        "unavailable": protocol.CLOSE_TRY_AGAIN,
     }
     for code, row in rows.items():
-        assert code == "bad_frame" or code in sockets.ERRORS, code
+        assert code == "bad_frame" or code in protocol.ERRORS, code
         said = re.search(r"closed with (\d+)", row["the socket"])
         assert (int(said.group(1)) if said else None) == closes.get(code), code
     assert set(closes) <= set(rows)
@@ -237,7 +238,7 @@ async def test_frame_size_and_depth_limits_hold_on_the_server_as_documented(user
     assert await reply(padded % ("a" * (filler + 1))) == "bad_frame"
     # {"type": "x"} is depth 1; each "n": [...] around a list adds one.
     nested = '{"type": "x", "n": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
-    assert sockets.json_depth(json.loads(nested)) == depth
+    assert json_depth(json.loads(nested)) == depth
     assert await reply(nested) == "unknown_type"
     deeper = '{"type": "x", "n": ' + "[" * depth + "]" * depth + "}"
     assert await reply(deeper) == "bad_frame"

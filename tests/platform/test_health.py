@@ -115,7 +115,7 @@ def test_health_checks_reuse_their_redis_connection():
 def test_the_channel_layer_reads_longer_than_its_blocking_pop(settings):
     from channels.layers import get_channel_layer
 
-    from sahrat_site.channel_layer import SahratChannelLayer
+    from realtime.channel_layer import SahratChannelLayer
 
     layer = get_channel_layer()
     assert isinstance(layer, SahratChannelLayer)

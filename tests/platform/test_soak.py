@@ -55,11 +55,11 @@ def _dsn() -> str:
 
 
 def _account_sockets(user_id: int) -> int:
-    from sahrat_site.sockets import _sockets_key
+    from realtime.limits import sockets_key
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        return int(client.zcard(_sockets_key(user_id)))
+        return int(client.zcard(sockets_key(user_id)))
     finally:
         client.close()
 

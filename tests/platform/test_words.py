@@ -15,8 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
 from games import rendering
-from sahrat_site import digits, words
-from sahrat_site.templatetags.sahrat import when_text
+from language import digits, words
+from language.templatetags.sahrat import when_text
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "ar" / "LC_MESSAGES" / "django.po"
 

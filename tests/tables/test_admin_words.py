@@ -51,7 +51,7 @@ def test_the_admin_speaks_arabic_headers_and_labels(staff_client, creator, users
             assert f">{raw}<" not in page and f">{raw}:<" not in page, raw
     assert "لاعب آلي" in tables.decode() and "غائب منذ" in tables.decode()
     assert "أُنشئت في" in transfers or "الوقت" in transfers
-    # Dates day first with the month's name (sahrat_site/formats/ar), not «ديسمبر 1, 2026».
+    # Dates day first with the month's name (language/formats/ar), not «ديسمبر 1, 2026».
     assert not re.search(
         rf"({MONTHS}) \d+,",
         transfers,

@@ -22,7 +22,8 @@ from daphne.ws_protocol import WebSocketProtocol as DaphneProtocol
 from django.utils import translation
 
 from games.models import Seat
-from sahrat_site import sockets
+from realtime import protocol
+from realtime import redis as realtime_redis
 from sahrat_site.asgi import application
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_consumers import TIMEOUT, _cookie
@@ -185,7 +186,7 @@ async def test_a_socket_the_server_cannot_set_up_closes_with_a_code_daphne_can_s
     cookie = await database_sync_to_async(_cookie)(users[0])
     # Nothing listens on port 1; this loop gets a fresh client for the unreachable Redis.
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    monkeypatch.setattr(sockets, "_clients", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(realtime_redis, "_clients", weakref.WeakKeyDictionary())
     comm = WebsocketCommunicator(
         daphne_close(application),
         path.format(table=table.public_id),
@@ -197,9 +198,9 @@ async def test_a_socket_the_server_cannot_set_up_closes_with_a_code_daphne_can_s
     assert error["type"] == "error" and error["code"] == "unavailable", error
     # In the player's language, whatever language an earlier test left active in this process.
     with translation.override(users[0].language):
-        assert error["message"] == str(sockets.ERRORS["unavailable"])
+        assert error["message"] == str(protocol.ERRORS["unavailable"])
     out = await comm.receive_output(timeout=TIMEOUT)
-    assert out == {"type": "websocket.close", "code": sockets.CLOSE_TRY_AGAIN}
-    await comm.send_input({"type": "websocket.disconnect", "code": sockets.CLOSE_TRY_AGAIN})
+    assert out == {"type": "websocket.close", "code": protocol.CLOSE_TRY_AGAIN}
+    await comm.send_input({"type": "websocket.disconnect", "code": protocol.CLOSE_TRY_AGAIN})
     await comm.wait(TIMEOUT)
     assert comm.future.exception() is None

@@ -1,7 +1,7 @@
 """Template filters every page uses for numbers and dates (``{% load sahrat %}``).
 
 ``{{ n|digits }}``: a number (or any text with digits) in the viewer's digit style
-(sahrat_site/digits.py). ``{{ when|when }}``: a moment as a player reads it, day first with the
+(language/digits.py). ``{{ when|when }}``: a moment as a player reads it, day first with the
 month's name, in the site's time zone and the viewer's digits («١ ديسمبر ٢٠٢٦، ٦:١٢ م»): never a
 raw timestamp.
 """
@@ -16,8 +16,8 @@ from django import template
 from django.utils import dateformat, timezone
 from django.utils.translation import pgettext
 
-from sahrat_site import digits as digit_style
-from sahrat_site import words
+from language import digits as digit_style
+from language import words
 
 register = template.Library()
 
@@ -52,7 +52,7 @@ def when(value: datetime | None, arg: str = "") -> str:
 
 @register.filter(name="count")
 def count(value: Any, kind: str) -> str:
-    """``{{ balance|count:"coins" }}`` -> «١٠ عملات» (sahrat_site/words.py)."""
+    """``{{ balance|count:"coins" }}`` -> «١٠ عملات» (language/words.py)."""
     if value is None or value == "":
         return ""
     return words.count(kind, value)

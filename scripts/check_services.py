@@ -1,4 +1,5 @@
-"""Check (and for a local run, start) the services Sahrat needs, with a clear word when one is down.
+"""Check that Redis (and, when asked, PostgreSQL) answers, with a clear word when one is down; for
+a local run, start Redis if it does not. PostgreSQL is never started here.
 
 Used by the Makefile: `make run` may start Redis; `make test` only checks, and stops with a message
 instead of letting tests fail or skip in confusing ways.

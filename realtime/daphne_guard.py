@@ -4,7 +4,7 @@ Daphne reads every frame a client sends and queues it for the application withou
 goes on reading and queueing while a close handshake waits for a client that never reads. One
 socket sending a million one-byte frames kept Daphne's only event loop parsing for half a minute
 (another player's round trip went to 1.8 s) and left 93 MB behind. The consumer's rate limit
-(sahrat_site/sockets.py) decides when a socket is flooding; this protocol keeps the flood cheap
+(realtime/consumer.py) decides when a socket is flooding; this protocol keeps the flood cheap
 until then and stops it after:
 
 - at most ``MAX_PENDING`` frames of one socket wait for its application. Past that, Daphne stops
@@ -17,7 +17,7 @@ until then and stops it after:
   ``closeHandshakeTimeout``). Closing the TCP connection at once would not do: with unread data
   waiting, the kernel answers with a reset and the client may never see why it was closed.
 
-Installed by ``sahrat_site.asgi`` when the application is loaded (Daphne builds its protocol from
+Installed by sahrat_site/asgi.py when the application is loaded (Daphne builds its protocol from
 ``WebSocketFactory.protocol`` for each connection).
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet import reactor
 
-from sahrat_site.sockets import CLOSE_RATE_LIMITED
+from realtime.protocol import CLOSE_RATE_LIMITED
 
 # Frames a socket's application may have waiting: far above what the rate limit lets a client send
 # at once (settings.WS_RATE_BURST), far below what could hurt the process.

@@ -1,12 +1,12 @@
 """Counted words: «١٠ عملات», «ورقتان», «١١ نقطة». Arabic has six plural forms (the catalogue's
 Plural-Forms header): every count a page shows goes through ``count`` so each gets its own, with
-the number in the viewer's digits (sahrat_site/digits.py)."""
+the number in the viewer's digits (language/digits.py)."""
 
 from __future__ import annotations
 
 from django.utils.translation import ngettext
 
-from sahrat_site.digits import digits
+from language.digits import digits
 
 
 def _coins(n: int) -> str:

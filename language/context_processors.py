@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from sahrat_site import digits
+from language import digits
 
 
 def digit_style(request: HttpRequest) -> dict[str, str]:
