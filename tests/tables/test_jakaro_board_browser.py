@@ -21,9 +21,9 @@ from django.test import Client
 
 import games
 from games import services
+from games.faces.common import card_label
 from games.jakaro.scenario import build
 from games.models import Majlis, Match, Seat, Table
-from games.rendering import card_label
 from tests.conftest import ARTIFACTS
 from tests.tables.test_browser_tables import (
     open_as,

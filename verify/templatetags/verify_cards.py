@@ -1,10 +1,11 @@
-"""Cards on the Verify pages in the table's words (``10H`` -> ``10♥``, a joker by name)."""
+"""Cards on the Verify pages in the tables' words (``10H`` -> ``10♥``, a joker by name), from
+the common face."""
 
 from __future__ import annotations
 
 from django import template
 
-from games.rendering import card_label
+from games.faces.common import card_label
 
 register = template.Library()
 
