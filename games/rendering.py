@@ -218,6 +218,7 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "view": view,
         "game_view": game_view,
         "game_template": face.TEMPLATE,
+        "game_stylesheet": face.STYLESHEET,
         "game_script": game_script(table["game"]),
         "chat": state["chat"],
         "seeds_key": SEEDS_KEY,

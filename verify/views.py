@@ -183,6 +183,7 @@ def _replay_context(found, data: dict) -> dict:
         "actor": seats[action.seat]["label"] if action and action.seat is not None else None,
         "game_view": table_view,
         "game_template": face.TEMPLATE,
+        "game_stylesheet": face.STYLESHEET,
         "hands": hands,
         "events": [{**e, "words": common.event_words(e["purpose"])} for e in data["events"]],
     }

@@ -8,7 +8,6 @@ import functools
 from typing import Any
 
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,6 +25,7 @@ from games.faces.common import (
 
 NAME = gettext_lazy("Hand")
 TEMPLATE = "games/views/hand.html"
+STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
 
 MUST_WORDS = {
     "draw": lambda: _("draw a card"),
@@ -148,8 +148,8 @@ def _card_name(card: str, lang: str | None) -> str:
 
 
 def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
-    """One card as the Hand templates draw it: the common card with its spoken name; a joker in
-    a meld also shows the card it stands for."""
+    """One card as the Hand templates draw it (templates/cards/card.html, look "drawn"): the
+    common card with its spoken name; a joker in a meld also shows the card it stands for."""
     out = card_item(card)
     joker = out["joker"]
     out["name"] = card_name(card)
@@ -157,22 +157,6 @@ def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
     if joker and stands and stands != card:
         out["stands"] = hand_card(stands)
         out["name"] = _("%(joker)s as %(card)s") % {"joker": out["name"], "card": card_name(stands)}
-    # The face, built here once rather than by a template include per card (a frame draws dozens
-    # of cards for every socket at the table).
-    face = format_html(
-        '<span class="pc-r" aria-hidden="true">{}</span>'
-        '<span class="pc-s" aria-hidden="true">{}</span>',
-        "★" if joker else out["rank"],
-        "JK" if joker else out["suit"],
-    )
-    if out["stands"]:
-        face += format_html(
-            '<span class="pc-as{}" aria-hidden="true">{}{}</span>',
-            " red" if out["stands"]["red"] else "",
-            out["stands"]["rank"],
-            out["stands"]["suit"],
-        )
-    out["face"] = face
     return out
 
 

@@ -25,6 +25,7 @@ from games.jakaro.guide import explain
 
 NAME = gettext_lazy("Jakaro")
 TEMPLATE = "games/views/jakaro.html"
+STYLESHEET = "css/jakaro.css"  # linked after css/table.css by the pages that draw a board
 
 
 def _jakaro_pos(pos: int, start: int) -> str:

@@ -608,7 +608,7 @@ def test_the_board_pages_own_js_and_css_weigh_under_100_kb_compressed(
         body = urllib.request.urlopen(live_site + url).read()
         assert body, url
         total += len(gzip.compress(body))
-    assert any(u.endswith("sahrat.css") for u in assets) and any("table" in u for u in assets)
+    assert any(u.endswith("base.css") for u in assets) and any("table" in u for u in assets)
     assert not re.search(r'(?:src|href)="https?://', html)  # no CDN
     assert total < 100 * 1024, total
 
