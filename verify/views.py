@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import rendering
+from games import faces
+from games.faces import common
 from language.digits import digits
 from verify import audit, fairness, selectors
 
@@ -36,7 +37,7 @@ def log(request: HttpRequest) -> HttpResponse:
         query=request.GET.get("q", ""), user=request.user, mine=mine, page=_page_number(request)
     )
     for row in data["rows"]:
-        row["game_name"] = rendering.game_name(row["game"])
+        row["game_name"] = faces.game_name(row["game"])
     return render(request, "verify/log.html", {"log": data})
 
 
@@ -58,23 +59,23 @@ def match(request: HttpRequest, match_id: str) -> HttpResponse:
     _script, digest = selectors.standalone_script()
     data.update(
         {
-            "game_name": rendering.game_name(found.game),
-            "options_words": rendering.options_words(found.game, found.options),
+            "game_name": faces.game_name(found.game),
+            "options_words": common.options_words(found.game, found.options),
             "script_sha256": digest,
-            "seeds_key": rendering.SEEDS_KEY,
+            "seeds_key": common.SEEDS_KEY,
         }
     )
     # The action log in words beside the canonical text an auditor compares (seats by number:
     # no seat list, so every seat is «المقعد N»).
     seat_of = {}
     for a in data.get("actions") or []:
-        a.words = rendering.action_words(found.game, a.action, a.seat, [])
+        a.words = faces.action_words(found.game, a.action, a.seat, [])
         seat_of[a.seq] = a.seat
     for event in data["events"]:
         event["label"] = _event_label(event)
-        event["words"] = rendering.event_words(event["purpose"])
+        event["words"] = common.event_words(event["purpose"])
         if event.get("action"):
-            event["action_words"] = rendering.action_words(
+            event["action_words"] = faces.action_words(
                 found.game, event["action"], seat_of.get(event["seq"]), []
             )
     return render(request, "verify/match.html", data)
@@ -141,8 +142,9 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
 
 
 def _replay_context(found, data: dict) -> dict:
-    """Each seat's view through the table's own per-game drawing (games/rendering.py's
-    GAME_VIEWS and templates/games/views/<game>.html), the spectator's for the shared part."""
+    """Each seat's view through the game's own face (games/faces/<game>.py and its template,
+    templates/games/views/<game>.html, as the table draws it), the spectator's for the shared
+    part."""
     players = len(data["views"])
     seats = [
         {
@@ -152,8 +154,8 @@ def _replay_context(found, data: dict) -> dict:
         }
         for n in range(players)
     ]
-    prepare = rendering.GAME_VIEWS[found.game]
-    table_view = prepare(data["spectator"], seats, None)
+    face = faces.get(found.game)
+    table_view = face.table_view(data["spectator"], seats, None)
     table_view["moves"] = []
     hands = []
     for n, view in enumerate(data["views"]):
@@ -161,17 +163,17 @@ def _replay_context(found, data: dict) -> dict:
             {
                 "seat": n,
                 "name": seats[n]["label"],
-                "cards": [rendering.card_item(c) for c in view.get("hand") or []],
+                "cards": [common.card_item(c) for c in view.get("hand") or []],
                 "turn": data["spectator"].get("turn") == n,
             }
         )
     action = data["action"]
     action_words = None
     if action is not None:
-        action_words = rendering.action_words(found.game, action.action, action.seat, seats)
+        action_words = faces.action_words(found.game, action.action, action.seat, seats)
     return {
         "match": found,
-        "game_name": rendering.game_name(found.game),
+        "game_name": faces.game_name(found.game),
         "step": data["step"],
         "last": data["last"],
         "prev": max(0, data["step"] - 1),
@@ -180,9 +182,10 @@ def _replay_context(found, data: dict) -> dict:
         "action_words": action_words,
         "actor": seats[action.seat]["label"] if action and action.seat is not None else None,
         "game_view": table_view,
-        "game_template": f"games/views/{found.game}.html",
+        "game_template": face.TEMPLATE,
+        "game_stylesheet": face.STYLESHEET,
         "hands": hands,
-        "events": [{**e, "words": rendering.event_words(e["purpose"])} for e in data["events"]],
+        "events": [{**e, "words": common.event_words(e["purpose"])} for e in data["events"]],
     }
 
 

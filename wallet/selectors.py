@@ -35,8 +35,6 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         .annotate(n=Sum("amount"))
     ):
         (pots if row["kind"] == Transfer.Kind.STAKE else fees)[row["match_id"]] = row["n"]
-    from games.rendering import game_name  # the tables' words, read only here
-
     user_id = getattr(user, "pk", None)
     for t in found.object_list:
         t.signed = t.amount if account is not None and t.dest_id == account.pk else -t.amount
@@ -45,7 +43,8 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         # (their stake stayed in the pot: no transfer says so, coins did not move), or the
         # staff cancelled it (the refund).
         match = t.match
-        t.game = game_name(match.game) if match is not None else ""
+        # The game's key: the page names it (games' game_name filter), the wallet imports no game.
+        t.game = match.game if match is not None else ""
         t.left_match = t.kind == Transfer.Kind.STAKE and bool(match and match.left_by(user_id))
         t.cancelled = (
             match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "staff"

@@ -14,7 +14,9 @@ from django.template import Context, Template
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
-from games import rendering
+from games import faces
+from games.faces import common
+from games.faces import jakaro as jakaro_face
 from language import digits, words
 from language.templatetags.sahrat import when_text
 
@@ -90,13 +92,13 @@ def test_the_digit_style_follows_the_language_unless_chosen():
 
 
 def test_rendering_numbers_use_the_one_style(arabic):
-    assert rendering._digits(76) == "٧٦"
-    assert rendering._ltr(-30) == "\u2066-٣٠\u2069"
+    assert common.digits(76) == "٧٦"
+    assert common.ltr(-30) == "\u2066-٣٠\u2069"
     with digits.override(digits.WESTERN):
-        assert rendering._ltr(-30) == "\u2066-30\u2069"
+        assert common.ltr(-30) == "\u2066-30\u2069"
         # A card's face words: the catalogue writes «١٠ أو احرق», the viewer asked for 10.
-        assert rendering._face("10H")["face"] == "10 أو احرق"
-    assert rendering._face("10H")["face"] == "١٠ أو احرق"
+        assert jakaro_face.card_face("10H")["face"] == "10 أو احرق"
+    assert jakaro_face.card_face("10H")["face"] == "١٠ أو احرق"
 
 
 def test_the_template_filters(arabic):
@@ -117,26 +119,26 @@ def test_dates_are_day_first_with_the_month_and_never_microseconds(arabic):
 
 
 def test_names_join_as_a_sentence_never_with_a_latin_ampersand(arabic):
-    assert rendering.names_words(["سارة"]) == "سارة"
-    assert rendering.names_words(["سارة", "علي"]) == "سارة وعلي"
-    assert rendering.names_words(["سارة", "علي", "منى"]) == "سارة وعلي ومنى"
+    assert common.names_words(["سارة"]) == "سارة"
+    assert common.names_words(["سارة", "علي"]) == "سارة وعلي"
+    assert common.names_words(["سارة", "علي", "منى"]) == "سارة وعلي ومنى"
     with translation.override("en"):
-        assert rendering.names_words(["Sara", "Ali", "Mona"]) == "Sara, Ali and Mona"
+        assert common.names_words(["Sara", "Ali", "Mona"]) == "Sara, Ali and Mona"
 
 
 def test_results_in_words(arabic):
-    assert rendering.place_words(1, False) == "المركز الأول"
-    assert rendering.place_words(1, True) == "تعادل على المركز الأول"
-    assert rendering.place_words(2, False) == "المركز الثاني"
-    assert rendering.share_words("1/2") == "نصف الجائزة"
-    assert rendering.share_words("1") == "الجائزة كلها"
-    assert rendering.share_words("0") == ""
-    assert rendering.share_words("7/10") == "\u2066٧/١٠\u2069 من الجائزة"
+    assert common.place_words(1, False) == "المركز الأول"
+    assert common.place_words(1, True) == "تعادل على المركز الأول"
+    assert common.place_words(2, False) == "المركز الثاني"
+    assert common.share_words("1/2") == "نصف الجائزة"
+    assert common.share_words("1") == "الجائزة كلها"
+    assert common.share_words("0") == ""
+    assert common.share_words("7/10") == "\u2066٧/١٠\u2069 من الجائزة"
     seats = [
         {"number": 0, "label": "سارة", "empty": False},
         {"number": 1, "label": "علي", "empty": False},
     ]
-    rows = rendering._outcome({"places": [[1, [0, 1]]], "shares": {"0": "1/2", "1": "1/2"}}, seats)
+    rows = common.outcome_rows({"places": [[1, [0, 1]]], "shares": {"0": "1/2", "1": "1/2"}}, seats)
     assert rows[0]["place_words"] == "تعادل على المركز الأول"
     assert rows[0]["names_words"] == "سارة وعلي"
     assert rows[0]["share_words"] == "نصف الجائزة"
@@ -144,21 +146,21 @@ def test_results_in_words(arabic):
 
 def test_two_bots_at_one_table_are_told_apart(arabic):
     seats = [{"bot": False}, {"bot": True}, {"bot": True}, {"bot": False}]
-    indexes = rendering.bot_indexes(seats, lambda s: s["bot"])
+    indexes = common.bot_indexes(seats, lambda s: s["bot"])
     assert indexes == {1: 1, 2: 2}
-    assert [rendering.bot_label(indexes[i]) for i in (1, 2)] == ["لاعب آلي ١", "لاعب آلي ٢"]
-    alone = rendering.bot_indexes([{"bot": True}, {"bot": False}], lambda s: s["bot"])
-    assert rendering.bot_label(alone[0]) == "لاعب آلي"
+    assert [common.bot_label(indexes[i]) for i in (1, 2)] == ["لاعب آلي ١", "لاعب آلي ٢"]
+    alone = common.bot_indexes([{"bot": True}, {"bot": False}], lambda s: s["bot"])
+    assert common.bot_label(alone[0]) == "لاعب آلي"
 
 
 def test_the_replay_speaks_words_not_engine_notation(arabic):
-    assert rendering.action_words("hand", "draw stock", 0, []) == "اسحب من الكومة"
-    assert rendering.action_words("hand", "draw fire", 0, []) == "خذ الورقة من النار"
-    assert rendering.action_words("hand", "deal", None, []) == "وزّع الجولة التالية"
-    assert "timeout" not in rendering.action_words("hand", "timeout", 1, [])
-    assert rendering.action_words("jakaro", "move 8H m2", 0, []) == "8♥: الكرة ٣ للأمام"
-    assert rendering.event_words("deal/2") == "خُلطت الأوراق ووُزّعت (التوزيع ٢)"
-    assert "reshuffle" not in rendering.event_words("reshuffle/1/1")
+    assert faces.action_words("hand", "draw stock", 0, []) == "اسحب من الكومة"
+    assert faces.action_words("hand", "draw fire", 0, []) == "خذ الورقة من النار"
+    assert faces.action_words("hand", "deal", None, []) == "وزّع الجولة التالية"
+    assert "timeout" not in faces.action_words("hand", "timeout", 1, [])
+    assert faces.action_words("jakaro", "move 8H m2", 0, []) == "8♥: الكرة ٣ للأمام"
+    assert common.event_words("deal/2") == "خُلطت الأوراق ووُزّعت (التوزيع ٢)"
+    assert "reshuffle" not in common.event_words("reshuffle/1/1")
 
 
 def test_one_english_word_with_two_meanings_has_two_translations(arabic):

@@ -13,6 +13,7 @@ import pytest
 
 import games
 from games import rendering, selectors
+from games.faces import hand as hand_face
 from games.hand import scenario
 from games.models import Match
 from tests.tables.helpers import make_table, seat_humans
@@ -58,8 +59,8 @@ def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang)
         assert drawn == mine
         others = set(HANDS[1 - seat].split()) - set(mine) - public
         assert others
-        with rendering.translation.override(lang):
-            names = {c: rendering.card_name(c) for c in others}
+        with hand_face.translation.override(lang):
+            names = {c: hand_face.card_name(c) for c in others}
         for card in others:
             assert f'data-card="{card}"' not in rest
             assert names[card] not in rest, (card, names[card])
@@ -122,8 +123,8 @@ def _over(result: dict, opened: list[bool], hands: list[list[str]], partners: bo
     ],
 )
 def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
-    with rendering.translation.override("en"):
-        assert rendering._hand_score_words(view, seat) == words
+    with hand_face.translation.override("en"):
+        assert hand_face.score_words(view, seat) == words
 
 
 @pytest.mark.parametrize(
@@ -149,8 +150,8 @@ def test_the_round_recap_spells_out_every_score(view, seat, words) -> None:
     ],
 )
 def test_the_threshold_says_which_rule_sets_it(view, you, words) -> None:
-    with rendering.translation.override("en"):
-        assert rendering._threshold_words(view, you) == words
+    with hand_face.translation.override("en"):
+        assert hand_face.threshold_words(view, you) == words
 
 
 def test_while_a_round_is_played_each_player_is_listed_once_with_their_presence(users) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import games
 from games import rendering, selectors, services
+from games.faces import common
 from games.jakaro.scenario import build
 from games.models import Match, Seat
 from tests.tables.helpers import advance_until, make_table, seat_humans
@@ -207,10 +208,10 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
             for (seat, action, text), (_s, _a, burned) in zip(shown, moves, strict=True):
                 kind, card = action.split()[:2]
                 assert names[seat] in text, text
-                assert rendering.card_label(card) in text, text
+                assert common.card_label(card) in text, text
                 assert KIND_WORDS[lang][kind] in text, (lang, text)
                 if burned:
-                    assert rendering.card_label(burned) in text and names[1 - seat] in text
+                    assert common.card_label(burned) in text and names[1 - seat] in text
             hands = {int(s): unescape(text) for s, text in RECAP_HAND.findall(end)}
             assert sorted(hands) == [0, 1]
             for seat, cards in enumerate(dealt):
@@ -220,7 +221,7 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
                 )
                 kept = state["view"]["hand_counts"][seat]
                 assert sorted(shown_cards[: len(shown_cards) - kept]) == sorted(
-                    rendering.card_label(c) for c in cards
+                    common.card_label(c) for c in cards
                 )
 
 
@@ -278,13 +279,13 @@ def test_the_end_screen_tells_a_burn_and_a_discard_and_nothing_before_the_end(
             for _s, _a, t in RECAP_MOVE.findall(html)
         ]
         want = [
-            line.format(b=rendering.card_label(burned), t=rendering.card_label(throw)).split()
+            line.format(b=common.card_label(burned), t=common.card_label(throw)).split()
             for line in lines
         ]
         assert shown == want, lang
         hands = dict(RECAP_HAND.findall(html))
-        assert all(rendering.card_label(c) in hands["0"] for c in sara)
-        assert all(rendering.card_label(c) in hands["1"] for c in ali)
+        assert all(common.card_label(c) in hands["0"] for c in sara)
+        assert all(common.card_label(c) in hands["1"] for c in ali)
 
 
 def test_the_log_is_read_once_per_finished_match_and_never_by_a_move(creator, users, fast_clocks):

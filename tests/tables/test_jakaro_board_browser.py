@@ -21,9 +21,9 @@ from django.test import Client
 
 import games
 from games import services
+from games.faces.common import card_label
 from games.jakaro.scenario import build
 from games.models import Majlis, Match, Seat, Table
-from games.rendering import card_label
 from tests.conftest import ARTIFACTS
 from tests.tables.test_browser_tables import (
     open_as,
@@ -608,7 +608,7 @@ def test_the_board_pages_own_js_and_css_weigh_under_100_kb_compressed(
         body = urllib.request.urlopen(live_site + url).read()
         assert body, url
         total += len(gzip.compress(body))
-    assert any(u.endswith("sahrat.css") for u in assets) and any("table" in u for u in assets)
+    assert any(u.endswith("base.css") for u in assets) and any("table" in u for u in assets)
     assert not re.search(r'(?:src|href)="https?://', html)  # no CDN
     assert total < 100 * 1024, total
 

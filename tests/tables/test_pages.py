@@ -12,6 +12,8 @@ from django.urls import reverse
 
 import games
 from games import rendering, selectors
+from games.faces import hand as hand_face
+from games.faces import jakaro as jakaro_face
 from games.models import Majlis, Match, Table
 from tests.engines.test_contract import card_tokens
 from tests.tables.helpers import advance_until, make_table, seat_humans
@@ -194,11 +196,11 @@ def test_jakaro_moves_have_readable_labels():
     from django.utils import translation
 
     with translation.override("en"):
-        assert rendering.jakaro_label("out AS", 0, seats) == "A♠: bring a marble out"
-        assert rendering.jakaro_label("move 5S 1:m0", 0, seats) == "5♠: marble 1 of Ali forward"
-        assert "then" in rendering.jakaro_label("split 7D m0 3 m1 4", 0, seats)
-        assert rendering.hand_label("throw 10H") == "Throw 10♥"
-        assert rendering.hand_label("lay QS QD JK1=QC").startswith("Lay down: Q♠ Q♦ Joker=Q♣")
+        assert jakaro_face.jakaro_label("out AS", 0, seats) == "A♠: bring a marble out"
+        assert jakaro_face.jakaro_label("move 5S 1:m0", 0, seats) == "5♠: marble 1 of Ali forward"
+        assert "then" in jakaro_face.jakaro_label("split 7D m0 3 m1 4", 0, seats)
+        assert hand_face.hand_label("throw 10H") == "Throw 10♥"
+        assert hand_face.hand_label("lay QS QD JK1=QC").startswith("Lay down: Q♠ Q♦ Joker=Q♣")
 
 
 # ------------------------------------------------------------------------------ the socket's HTML

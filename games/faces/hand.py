@@ -1,0 +1,359 @@
+"""The Hand's face: a seat's Hand view (docs/views/hand.md) turned into what
+templates/games/views/hand.html draws, and the Hand's own words (its actions, the spoken card
+names, the hints, the threshold and score reasons). Reads views only, never the engine."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.faces.common import (
+    TIMEOUT_WORDS,
+    card_item,
+    card_label,
+    digits,
+    in_digits,
+    ltr,
+    named,
+    pretty_cards,
+)
+
+NAME = gettext_lazy("Hand")
+TEMPLATE = "games/views/hand.html"
+STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
+
+MUST_WORDS = {
+    "draw": lambda: _("draw a card"),
+    "use_fire_card": lambda: _("use the card taken from the fire pile"),
+    "use_joker": lambda: _("lay the joker you took"),
+    "throw": lambda: _("throw a card"),
+}
+
+
+# --------------------------------------------------------------------------------- actions
+
+
+def hand_label(action: str) -> str:
+    """Readable words for a Hand action text (docs/scenarios.md, "Action texts")."""
+    parts = action.split()
+    if not parts:
+        return action
+    kind = parts[0]
+    if action == "draw stock":
+        return _("Draw from the stock")
+    if action == "draw fire":
+        return _("Take the fire pile's top card")
+    if kind == "throw" and len(parts) == 2:
+        return _("Throw %(card)s") % {"card": card_label(parts[1])}
+    if kind == "lay":
+        return _("Lay down: %(melds)s") % {"melds": pretty_cards(" ".join(parts[1:]))}
+    if kind == "off" and len(parts) >= 3:
+        return _("Lay off %(cards)s on meld %(n)s") % {
+            "cards": pretty_cards(" ".join(parts[2:])),
+            "n": digits(parts[1]),
+        }
+    if kind == "swap" and len(parts) >= 3:
+        return _("Swap %(cards)s for the joker of meld %(n)s") % {
+            "cards": pretty_cards(" ".join(parts[2:])),
+            "n": digits(parts[1]),
+        }
+    return pretty_cards(action)
+
+
+def action_words(action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:
+    """A logged Hand action in words, the server's own included (the replay, the Verify page)."""
+    text = action.strip()
+    if text == "deal":
+        return _("Deal the next round")
+    if text == "timeout":
+        return str(TIMEOUT_WORDS)
+    return hand_label(text)
+
+
+@in_digits
+def hint_label(key: str, action: str, hints: dict[str, Any]) -> str:
+    """An easy table's hint as one tap: «انزل هذه الثلاث: ٥٧ نقطة»."""
+    melds = action.removeprefix("lay ").count("|") + 1
+    if key == "opening" and hints.get("opening_points") is not None:
+        return _("Open with these %(n)s melds: %(p)s points") % {
+            "n": melds,
+            "p": hints["opening_points"],
+        }
+    if key == "hand":
+        return _("Lay every card: a «Hand»!")
+    return _("Lay these %(n)s melds") % {"n": melds}
+
+
+# --------------------------------------------------------------------------------- cards
+
+# The words a card is called by, for screen readers and the joker picker («سبعة كبة»). The two
+# jokers are told apart (JK1 drawn red, JK2 black): same rules, different cards in the hand.
+# The Hand's own: Jakaro's faces name the court cards their own way (games/faces/jakaro.py).
+RANK_WORDS = {
+    "A": gettext_lazy("Ace"),
+    "2": gettext_lazy("Two"),
+    "3": gettext_lazy("Three"),
+    "4": gettext_lazy("Four"),
+    "5": gettext_lazy("Five"),
+    "6": gettext_lazy("Six"),
+    "7": gettext_lazy("Seven"),
+    "8": gettext_lazy("Eight"),
+    "9": gettext_lazy("Nine"),
+    "10": gettext_lazy("Ten"),
+    "J": gettext_lazy("Jack"),
+    "Q": gettext_lazy("Queen"),
+    "K": gettext_lazy("King"),
+}
+SUIT_WORDS = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+ALL_CARDS = [r + s for s in "SHDC" for r in RANK_WORDS] + ["JK1", "JK2"]
+
+
+def card_name(card: str) -> str:
+    """The spoken name of a card in the active language (cached per language: a frame names
+    every card for the page's script)."""
+    return _card_name(card, translation.get_language())
+
+
+def card_names() -> dict[str, str]:
+    """Every card's spoken name in the active language, for the joker picker."""
+    return _card_names(translation.get_language())
+
+
+@functools.lru_cache(maxsize=16)
+def _card_names(lang: str | None) -> dict[str, str]:
+    return {c: _card_name(c, lang) for c in ALL_CARDS}
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_name(card: str, lang: str | None) -> str:
+    """The spoken name of a card in the active language: ``7H`` -> «سبعة كبة», "Seven of hearts"."""
+    if card == "JK1":
+        return _("red joker")
+    if card == "JK2":
+        return _("black joker")
+    return _("%(rank)s of %(suit)s") % {
+        "rank": RANK_WORDS.get(card[:-1], card[:-1]),
+        "suit": SUIT_WORDS.get(card[-1], card[-1]),
+    }
+
+
+def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
+    """One card as the Hand templates draw it (templates/cards/card.html, look "drawn"): the
+    common card with its spoken name; a joker in a meld also shows the card it stands for."""
+    out = card_item(card)
+    joker = out["joker"]
+    out["name"] = card_name(card)
+    out["stands"] = None
+    if joker and stands and stands != card:
+        out["stands"] = hand_card(stands)
+        out["name"] = _("%(joker)s as %(card)s") % {"joker": out["name"], "card": card_name(stands)}
+    return out
+
+
+# --------------------------------------------------------------------------------- scores
+
+
+def card_value(card: str) -> int:
+    """The value of a card left in hand (rules §8): the same numbers as games/hand/cards.py,
+    kept here because the face reads views only, never the engine."""
+    if card.startswith("JK"):
+        return 15
+    rank = card[:-1]
+    if rank == "A":
+        return 11
+    return 10 if rank in ("J", "Q", "K") else int(rank)
+
+
+@in_digits
+def score_words(view: dict[str, Any], seat: int) -> str:
+    """Why a seat scored what it did this round (rules §8): going out, «هاند», never opened, or
+    the cards left, with the «هاند» doubling spelled out."""
+    result = view.get("result") or {}
+    scores = result.get("scores") or []
+    score = scores[seat] if seat < len(scores) else 0
+    hand = bool(result.get("hand"))
+    out = result.get("out")
+    if out == seat:
+        if hand:
+            return _("went out with a «Hand»: %(n)s") % {"n": ltr(score)}
+        return _("went out: %(n)s") % {"n": ltr(score)}
+    if out is not None and view.get("partners") and seat % 2 == out % 2:
+        return _("partner went out: the team's score is on the partner")
+    opened = view.get("opened") or []
+    if seat < len(opened) and not opened[seat]:
+        if hand:
+            return _("never opened, and the round ended with a «Hand»: 200")
+        return _("never opened: 100")
+    cards = (view.get("hands") or [[]] * (seat + 1))[seat]
+    total = sum(card_value(c) for c in cards)
+    if hand:
+        return _("cards left: %(v)s, doubled after a «Hand»: %(n)s") % {"v": total, "n": score}
+    return _("cards left: %(n)s") % {"n": score}
+
+
+@in_digits
+def threshold_words(view: dict[str, Any], you: int | None) -> str:
+    """Which rule sets this seat's opening threshold (rules §4), from the view alone."""
+    openings = view.get("openings") or []
+    if you is None or view.get("variant") == "plain":
+        return ""
+    if not openings:
+        return _("the first opening of the round")
+    if not view.get("partners"):
+        return _("the last opening, %(n)s + 1") % {"n": openings[-1][1]}
+    first_team = openings[0][0] % 2
+    if you % 2 == first_team:
+        return _("your team opened first")
+    best = max(p for s, p in openings if s % 2 == first_team)
+    return _("the other team's best opening, %(n)s + 1") % {"n": best}
+
+
+# --------------------------------------------------------------------------------- the view
+
+
+def _players(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> list[dict]:
+    """The players' row above the cards: each seat's name, backs, opening and presence."""
+    totals = view.get("totals") or []
+    opened = view.get("opened") or []
+    counts = view.get("hand_counts") or []
+    opening_points: dict[int, int] = {}
+    for seat, points in view.get("openings") or []:
+        opening_points.setdefault(seat, points)
+    by_number = {s["number"]: s for s in seats}
+    rows = []
+    for seat in range(view.get("players", 0)):
+        row = by_number.get(seat, {})
+        count = counts[seat] if seat < len(counts) else 0
+        rows.append(
+            {
+                "seat": seat,
+                "name": named(seats, seat),
+                "you": seat == you,
+                "count": count,
+                "backs": mark_safe("<i></i>" * min(count, 15)),
+                "opened": seat < len(opened) and opened[seat],
+                "opening": opening_points.get(seat),
+                "turn": view.get("status") == "playing" and view.get("turn") == seat,
+                "connected": row.get("connected", True) or row.get("bot", False),
+                "bot_playing": row.get("bot_playing", False),
+                "away_until": row.get("away_until"),
+                "left": row.get("left", False),
+                "total": totals[seat] if seat < len(totals) else 0,
+            }
+        )
+    return rows
+
+
+def _hint_moves(mine: bool, hints: dict[str, Any]) -> list[dict[str, str]]:
+    moves: list[dict[str, str]] = []
+    if not (mine and hints):
+        return moves
+    for key in ("hand", "opening", "lay"):
+        if hints.get(key):
+            moves.append({"action": hints[key], "label": hint_label(key, hints[key], hints)})
+    for key in ("off", "swap"):
+        for action in hints.get(key) or []:
+            moves.append({"action": action, "label": hand_label(action)})
+    return moves
+
+
+def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """A seat's Hand view as templates/games/views/hand.html draws it."""
+    mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
+    players = view.get("players", 0)
+    totals = view.get("totals") or []
+    opened = view.get("opened") or []
+    history = view.get("history") or []
+    scores = [
+        {
+            "name": named(seats, seat),
+            "total": totals[seat] if seat < len(totals) else 0,
+            "opened": seat < len(opened) and opened[seat],
+            "rounds": [row[seat] for row in history if seat < len(row)],
+        }
+        for seat in range(players)
+    ]
+    result = view.get("result")
+    recap = None
+    if result and view.get("hands") is not None:
+        recap = [
+            {
+                "name": named(seats, seat),
+                "cards": [hand_card(c) for c in cards],
+                "score": result["scores"][seat] if seat < len(result["scores"]) else 0,
+                "why": score_words(view, seat),
+                "total": totals[seat] if seat < len(totals) else 0,
+            }
+            for seat, cards in enumerate(view["hands"])
+        ]
+    hand = view.get("hand") or []
+    # What the page's script reads (static/js/hand.js): this seat's own view exactly as the JSON
+    # socket would send it (docs/views/hand.md: never another seat's cards while a round is
+    # played) and the spoken words of every card, for the joker picker and the staged melds.
+    data = {"view": view, "you": you, "mine": mine, "names": card_names()}
+    hints = view.get("hints") or {}
+    fire = view.get("fire") or []
+    return {
+        "data": data,
+        "mine": mine,
+        "phase": view.get("phase"),
+        "status": view.get("status"),
+        "easy": view.get("table") == "easy",
+        "hand": [hand_card(c) for c in hand],
+        "in_hand_points": sum(card_value(c) for c in hand),
+        "others": _players(view, seats, you),
+        # The players' row above the cards shows each seat's presence: while a round is played
+        # the table's own seat list would list everyone a second time (_table_live.html).
+        "own_seats": True,
+        "melds": [
+            {
+                "n": m["n"],
+                "owner": named(seats, m["owner"]),
+                "owner_seat": m["owner"],
+                "kind": m["kind"],
+                "cards": [hand_card(c, s) for c, s in zip(m["cards"], m["stands"], strict=False)],
+                "points": m["points"],
+                "text": pretty_cards(m["text"]),
+            }
+            for m in view.get("melds") or []
+        ],
+        "fire_top": hand_card(view["fire_top"]) if view.get("fire_top") else None,
+        "fire_history": [hand_card(c) for c in reversed(fire[:-1])][:40],
+        "fire_count": len(fire),
+        "fire_usable": view.get("fire_usable"),
+        "stock_count": view.get("stock_count"),
+        "round": view.get("round"),
+        "rounds": view.get("rounds"),
+        "dealer": named(seats, view.get("dealer", 0)),
+        "threshold": view.get("threshold"),
+        "threshold_why": threshold_words(view, you),
+        "opened_me": you is not None and you < len(opened) and opened[you],
+        "must": [MUST_WORDS[m]() for m in view.get("must") or [] if m in MUST_WORDS],
+        "fire_card": hand_card(view["fire_card"]) if view.get("fire_card") else None,
+        "joker_due": hand_card(view["joker_due"]) if view.get("joker_due") else None,
+        "hint_moves": _hint_moves(mine, hints),
+        "hint_throw": hand_card(hints["throw"]) if mine and hints.get("throw") else None,
+        "scores": scores,
+        "round_numbers": list(range(1, len(history) + 1)),
+        "result": result,
+        "out_name": named(seats, result["out"])
+        if result and result.get("out") is not None
+        else None,
+        "recap": recap,
+        # Kept for the generic "no move between matches" rule of the table's context.
+        "moves": [{"action": "draw stock"}] if mine else [],
+    }
+
+
+# The Hand has no end-of-match recap: its round's end already shows every hand.
+recap_words = None

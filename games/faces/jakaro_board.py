@@ -1,0 +1,177 @@
+"""The Jakaro board as an SVG drawn by the server, as numbers, so it shows with no script at all;
+the page's script (static/js/jakaro.js) only adds the taps. The track is a ring of 20 × 20 cells
+(76 squares: 19 a side), the viewer's start at the bottom middle; a colour's quarter is the
+bottom one turned by a quarter turn per colour, so every colour's start, base and home column
+sit the same way on its side, as on the wooden board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.faces.common import digits, in_digits, named
+
+CELL = 20  # SVG units per cell; the viewBox is 400 × 400
+# Colour c's marbles, by colour (not seat): partners (0 and 2, 1 and 3) get cool and warm hues.
+COLOURS = ("#1f6fd1", "#d1452a", "#13996b", "#e0a100")
+COLOUR_WORDS = {
+    0: gettext_lazy("blue marble"),
+    1: gettext_lazy("red marble"),
+    2: gettext_lazy("green marble"),
+    3: gettext_lazy("yellow marble"),
+}
+
+
+def _cell(k: int) -> tuple[float, float]:
+    """The cell of the square k steps past the bottom start (counter-clockwise on the screen)."""
+    if k >= 66:
+        return k - 66, 19
+    if k <= 9:
+        return k + 10, 19
+    if k <= 28:
+        return 19, 19 - (k - 9)
+    if k <= 47:
+        return 19 - (k - 28), 0
+    return 0, k - 47
+
+
+def _turn(x: float, y: float, quarters: int) -> tuple[float, float]:
+    """A cell turned ``quarters`` quarter turns (the way the marbles go) about the centre."""
+    for _i in range(quarters % 4):
+        x, y = 9.5 + (y - 9.5), 9.5 - (x - 9.5)
+    return x, y
+
+
+def _num(v: float) -> str:
+    """An SVG coordinate as text: the template would write a float with the locale's comma."""
+    return f"{v:.1f}"
+
+
+def _xy(x: float, y: float) -> dict[str, str]:
+    return {"x": _num(x * CELL + CELL / 2), "y": _num(y * CELL + CELL / 2)}
+
+
+# Where a colour's home column and base sit when that colour is at the bottom.
+HOME_CELLS = ((9, 18), (9, 17), (9, 16), (9, 15))
+BASE_CELLS = ((13.4, 16.4), (14.6, 16.4), (13.4, 17.6), (14.6, 17.6))
+LABEL_CELL = (14, 14.6)
+
+
+def colour_of(players: int, seat: int) -> int:
+    """A seat's colour: four seats take the four, two take opposite ones."""
+    return seat if players == 4 else seat * 2
+
+
+def team_of(players: int, seat: int) -> int:
+    """A seat's team: partners across the board at four, each seat alone at two."""
+    return seat % 2 if players == 4 else seat
+
+
+@in_digits
+def _marble_words(colour: int, pos: int) -> str:
+    marble = str(COLOUR_WORDS[colour])
+    if pos < 0:
+        return _("%(marble)s in its base") % {"marble": marble}
+    if pos >= 76:
+        return _("%(marble)s at home, square %(n)s of 4") % {
+            "marble": marble,
+            "n": digits(pos - 75),
+        }
+    return _("%(marble)s on square %(n)s") % {"marble": marble, "n": digits(pos)}
+
+
+def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """Everything the SVG needs: squares, home columns, bases, marbles and labels, placed."""
+    players = view["players"]
+    flat = [p for ms in view["marbles"] for p in ms]
+    viewer = colour_of(players, you if you is not None and you < players else 0)
+    in_play = {colour_of(players, s): s for s in range(players)}
+    counts = view.get("hand_counts") or []
+    my_team = team_of(players, you) if you is not None else None
+    squares = []
+    for p in range(76):
+        x, y = _cell((p - 19 * viewer) % 76)
+        start_of = p // 19 if p % 19 == 0 and p // 19 in in_play else None
+        squares.append(
+            {
+                "n": p,
+                "label": _("square %(n)s") % {"n": digits(p)},
+                "start": start_of,
+                "shown": digits(p),
+                **_xy(x, y),
+            }
+        )
+    quarters = []
+    marbles = []
+    for colour, seat in sorted(in_play.items()):
+        q = colour - viewer
+        homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
+        bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
+        lx, ly = _turn(*LABEL_CELL, q)
+        team = team_of(players, seat)
+        quarters.append(
+            {
+                "colour": colour,
+                "seat": seat,
+                "fill": COLOURS[colour],
+                "name": named(seats, seat),
+                "you": seat == you,
+                "ours": my_team is not None and team == my_team,
+                "turn": view.get("turn") == seat,
+                # Card backs in a row under the name; the plate behind the base.
+                "cards": [
+                    {
+                        "x": _num(lx * CELL + CELL / 2 - 24 + 8 * i),
+                        "y": _num(ly * CELL + 16),
+                    }
+                    for i in range(counts[seat] if seat < len(counts) else 0)
+                ],
+                "plate": _xy(*_turn(14, 17, q)),
+                "dot": _xy(*_turn(16.2, 14.4, q)),
+                "count_at": _xy(*_turn(16.2, 13.2, q)),
+                "count": counts[seat] if seat < len(counts) else 0,
+                "homes": [
+                    {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
+                    for i, h in enumerate(homes)
+                ],
+                "bases": bases,
+                "label": _xy(lx, ly),
+                "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
+            }
+        )
+        for k in range(4):
+            mi = seat * 4 + k
+            pos = flat[mi]
+            if pos < 0:
+                at = bases[k]
+            elif pos >= 76:
+                at = homes[pos - 76]
+            else:
+                at = squares[pos]
+            marbles.append(
+                {
+                    "i": mi,
+                    "seat": seat,
+                    "colour": colour,
+                    "fill": COLOURS[colour],
+                    "pos": pos,
+                    "x": at["x"],
+                    "y": at["y"],
+                    "label": _marble_words(colour, pos),
+                }
+            )
+    return {"squares": squares, "quarters": quarters, "marbles": marbles}
+
+
+def last_marbles(last: dict[str, Any] | None) -> list[int]:
+    """The flat marbles the last action named (to keep the last move marked)."""
+    if not last:
+        return []
+    out = []
+    for token in last["action"].split()[2:]:
+        owner, _sep, m = token.rpartition(":")
+        if m[:1] == "m" and m[1:].isdigit():
+            out.append((int(owner) if owner.isdigit() else last["seat"]) * 4 + int(m[1:]))
+    return out
