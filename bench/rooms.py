@@ -24,9 +24,11 @@ Figures (one JSON line at the end, a few human lines before it):
   PostgreSQL are shared machine-wide: their figures include whatever else ran meanwhile;
 - ``peak_rss_mb``: the most resident memory Daphne, the worker and beat held together;
 - ``errors``: error frames, sockets that closed, moves whose state did not reach every seat
-  within ``MOVE_TIMEOUT_S``.
+  within ``bench.players.MOVE_TIMEOUT_S``.
 
-The run empties the Celery queue of its Redis database first: give it a database of its own.
+The players and their sockets are in bench/players.py, the servers and the CPU meter in
+bench/processes.py. The run empties the Celery queue of its Redis database first: give it a
+database of its own.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
@@ -37,140 +39,24 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import secrets
-import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench.soak import children, daphne, rss_mb
+from bench.players import Table, TableSpec, Tally
+from bench.processes import CpuMeter, celery
+from bench.soak import children, daphne
 from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
-MOVE_TIMEOUT_S = 10.0  # a move whose state has not reached every seat by then is an error
 GAMES = (("hand", {"players": 4}), ("jakaro", {"players": 4}))
-CLK = os.sysconf("SC_CLK_TCK")
-
-
-# --------------------------------------------------------------------------- server processes
-
-
-@contextmanager
-def celery(env: dict[str, str], logs: Path) -> Iterator[list[subprocess.Popen]]:
-    """A Celery worker (solo pool, one process) and beat; yields both processes."""
-    tag = f"rooms-{os.getpid()}"
-    cmds = {
-        "worker": [
-            *("worker", "--pool=solo", "--loglevel=WARNING", "--without-gossip"),
-            *("--without-mingle", "-n", f"{tag}@%h"),
-        ],
-        "beat": ["beat", "--loglevel=WARNING", "-s", str(logs / f"{tag}-beat-schedule")],
-    }
-    procs: list[subprocess.Popen] = []
-    try:
-        for name, args in cmds.items():
-            with open(logs / f"rooms-celery-{name}.log", "w") as log:
-                procs.append(
-                    subprocess.Popen(
-                        [sys.executable, "-m", "celery", "-A", "sahrat_site", *args],
-                        cwd=ROOT,
-                        env=env,
-                        stdout=log,
-                        stderr=subprocess.STDOUT,
-                    )
-                )
-        yield procs
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-def cpu_ticks(pid: int) -> int:
-    """utime + stime of one process, in clock ticks (0 if it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
-
-
-def pids_named(name: str) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if (entry / "comm").read_text().strip() == name:
-                    out.append(int(entry.name))
-            except OSError:
-                pass
-    return out
-
-
-class CpuMeter:
-    """CPU per component over a window, sampled from /proc. PostgreSQL backends come and go
-    (the pools open and close them), so they are re-listed at every sample and each one's last
-    reading is kept."""
-
-    def __init__(self, servers: dict[str, list[int]], dsn: str) -> None:
-        self.servers = servers
-        self.dsn = dsn
-        self.start: dict[tuple[str, int], int] = {}
-        self.last: dict[tuple[str, int], int] = {}
-        self.rss_peak = 0.0
-        self.daphne_rss_peak = 0.0
-
-    def _pg_backends(self) -> list[int]:
-        import psycopg
-
-        with psycopg.connect(self.dsn, autocommit=True) as conn:
-            rows = conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid()"
-            ).fetchall()
-        return [r[0] for r in rows]
-
-    def _pids(self) -> list[tuple[str, int]]:
-        pids = [(name, pid) for name, group in self.servers.items() for pid in group]
-        pids += [("postgres", pid) for pid in self._pg_backends()]
-        pids += [("redis", pid) for pid in pids_named("redis-server")]
-        return pids
-
-    def sample(self) -> None:
-        for key in self._pids():
-            ticks = cpu_ticks(key[1])
-            self.start.setdefault(key, ticks)
-            self.last[key] = max(ticks, self.last.get(key, 0))
-        rss = [rss_mb(pid) for group in self.servers.values() for pid in group]
-        self.rss_peak = max(self.rss_peak, sum(rss))
-        daphne_rss = sum(rss_mb(pid) for pid in self.servers.get("daphne", ()))
-        self.daphne_rss_peak = max(self.daphne_rss_peak, daphne_rss)
-
-    def ms(self) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for key, last in self.last.items():
-            out[key[0]] = out.get(key[0], 0.0) + (last - self.start[key]) * 1000 / CLK
-        return out
 
 
 # --------------------------------------------------------------------------- data
-
-
-@dataclass
-class TableSpec:
-    public_id: str
-    game: str
-    cookies: list[str]
 
 
 def abort_leftovers() -> int:
@@ -231,200 +117,6 @@ def setup(n_tables: int) -> list[TableSpec]:
             cookies.append(f"sessionid={client.cookies['sessionid'].value}")
         specs.append(TableSpec(table.public_id, game, cookies))
     return specs
-
-
-# --------------------------------------------------------------------------- the players
-
-
-@dataclass
-class Tally:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    server_steps: int = 0
-    matches_finished: int = 0
-    errors: int = 0
-    error_kinds: dict[str, int] = field(default_factory=dict)
-
-    def error(self, kind: str) -> None:
-        self.errors += 1
-        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
-
-
-class Table:
-    """Four sockets of one table and the loop that plays its moves."""
-
-    def __init__(self, spec: TableSpec, base: str, tally: Tally) -> None:
-        import games
-
-        self.spec = spec
-        self.base = base
-        self.tally = tally
-        self.engine = games.get(spec.game)
-        self.latest: list[dict[str, Any] | None] = [None] * 4
-        self.changed = asyncio.Event()
-        self.sockets: list[Any] = []
-        self.readers: list[asyncio.Task] = []
-        self.pending: tuple[str, int, float, set[int]] | None = None
-        self.done_move = asyncio.Event()
-        self.closing = False
-
-    async def connect(self) -> None:
-        from websockets.asyncio.client import connect
-
-        # The JSON rendering (docs/protocol.md); without ?format=json the socket sends HTML.
-        path = f"/ws/table/{self.spec.public_id}/?format=json"
-        url = self.base.replace("http://", "ws://") + path
-        for seat, cookie in enumerate(self.spec.cookies):
-            ws = await connect(
-                url,
-                origin=self.base,
-                additional_headers={"Cookie": cookie},
-                open_timeout=60,
-                close_timeout=2,
-                max_size=2**22,
-            )
-            self.sockets.append(ws)
-            self.readers.append(asyncio.create_task(self._read(seat, ws)))
-        await self._until(lambda: all(self.latest), 30)
-
-    async def _read(self, seat: int, ws: Any) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            async for raw in ws:
-                frame = json.loads(raw)
-                if frame["type"] == "error":
-                    self.tally.error(frame.get("code", "?"))
-                    continue
-                if frame["type"] != "state":
-                    continue
-                self.latest[seat] = frame
-                pending = self.pending
-                if pending is not None and seat in pending[3]:
-                    m = frame["match"]
-                    reached = (m["id"] == pending[0] and m["seq"] > pending[1]) or (
-                        frame["shown"] is not None and frame["shown"]["id"] == pending[0]
-                    )
-                    if reached:
-                        pending[3].discard(seat)
-                        if not pending[3]:
-                            self.tally.latencies.append((time.perf_counter() - pending[2]) * 1e3)
-                            self.done_move.set()
-                self.changed.set()
-        except ConnectionClosed:
-            if not self.closing:
-                self.tally.error("socket_closed")
-
-    async def _until(self, cond: Any, timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while not cond():
-            left = end - time.monotonic()
-            if left <= 0:
-                return False
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), left)
-            except TimeoutError:
-                return False
-        return True
-
-    async def sit_last(self) -> None:
-        """Seat 3 sits over its socket with a fresh seed for the commitment it was shown."""
-        match = self.latest[3]["match"]  # type: ignore[index]
-        await self.sockets[3].send(
-            json.dumps(
-                {
-                    "type": "sit",
-                    "seat": 3,
-                    "seed": secrets.token_hex(16),
-                    "commitment": match["commitment"],
-                    "match": match["id"],
-                }
-            )
-        )
-        if not await self._until(lambda: self._status() == "playing", 30):
-            self.tally.error("match_did_not_start")
-
-    def _status(self) -> str | None:
-        return self.latest[0]["match"]["status"] if self.latest[0] else None
-
-    def _seq(self) -> tuple[str, int]:
-        m = self.latest[0]["match"]  # type: ignore[index]
-        return m["id"], m["seq"]
-
-    async def play(self, stop_at: float, pace: float) -> None:
-        """One move about every ``pace`` seconds until ``stop_at`` (time.monotonic())."""
-        next_at = time.monotonic() + random.uniform(0, pace)
-        for _ in range(100_000):  # bounded; the clock ends it long before
-            now = time.monotonic()
-            if now >= stop_at:
-                return
-            if next_at > now:
-                await asyncio.sleep(min(next_at, stop_at) - now)
-                continue
-            next_at = max(next_at + pace, time.monotonic())
-            status = self._status()
-            if status == "waiting":
-                await self._next_match()
-                continue
-            views = [s["view"] for s in self.latest]  # type: ignore[index]
-            match_id, seq = self._seq()
-            if any(s["match"]["seq"] != seq for s in self.latest):  # type: ignore[index]
-                await self._until(lambda: self._in_step(), 2)
-                continue
-            turn = views[0]["turn"]
-            if turn is None:
-                # The server's own step (Hand's next deal): the Celery timer plays it.
-                if await self._until(lambda s=seq: self._seq()[1] > s, MOVE_TIMEOUT_S):
-                    self.tally.server_steps += 1
-                else:
-                    self.tally.error("server_step_late")
-                continue
-            action = self.engine.bot_action(views[turn])
-            self.done_move.clear()
-            self.pending = (match_id, seq, time.perf_counter(), {0, 1, 2, 3})
-            await self.sockets[turn].send(
-                json.dumps({"type": "move", "seq": seq, "action": action})
-            )
-            try:
-                await asyncio.wait_for(self.done_move.wait(), MOVE_TIMEOUT_S)
-                self.tally.moves += 1
-            except TimeoutError:
-                self.tally.error("move_timeout")
-            self.pending = None
-            if self._status() == "waiting":
-                self.tally.matches_finished += 1
-
-    def _in_step(self) -> bool:
-        seqs = {(s["match"]["id"], s["match"]["seq"]) for s in self.latest}  # type: ignore[index]
-        return len(seqs) == 1
-
-    async def _next_match(self) -> None:
-        """Every seat asks for the next match with a fresh seed for its commitment."""
-        match = self.latest[0]["match"]  # type: ignore[index]
-        for seat, ws in enumerate(self.sockets):
-            me = self.latest[seat]["table"]["seats"][seat]  # type: ignore[index]
-            if me["ready"]:
-                continue
-            await ws.send(
-                json.dumps(
-                    {
-                        "type": "ready",
-                        "seed": secrets.token_hex(16),
-                        "commitment": match["commitment"],
-                        "match": match["id"],
-                    }
-                )
-            )
-        if not await self._until(lambda: self._status() == "playing", MOVE_TIMEOUT_S):
-            self.tally.error("next_match_did_not_start")
-
-    async def close(self) -> None:
-        self.closing = True
-        for ws in self.sockets:
-            await ws.close()
-        for task in self.readers:
-            task.cancel()
 
 
 async def drive(specs: list[TableSpec], base: str, seconds: float, pace: float, meter: Any):
