@@ -3,7 +3,7 @@
 The player chooses it in the profile (accounts.User.digits); with no choice it follows the page's
 language (Arabic-Indic in Arabic, Western in English). The style of the request or socket frame
 being drawn is a context variable, set by accounts.middleware for pages and by the table socket
-for its frames, so the template filter (``{{ n|digits }}``), games/rendering.py and the page's
+for its frames, so the template filter (``{{ n|digits }}``), games/faces/common.py and the page's
 script (``<body data-digits>``, Intl.NumberFormat) all write the same digits.
 """
 

@@ -277,7 +277,7 @@ CELERY_BEAT_SCHEDULE = {
 # timers workers of their own (`celery worker -Q tables`); tests give a worker its own queue.
 TABLES_QUEUE = os.environ.get("TABLES_QUEUE", "celery")
 
-# The live tables' clocks (games/services.py). Tests shorten them through the environment.
+# The live tables' clocks (games/services/clock.py). Tests shorten them through the environment.
 TURN_SECONDS_OVERRIDE = float(os.environ.get("TURN_SECONDS_OVERRIDE", "0"))  # 0: the game's own
 SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
 # A seat being kept (its player away, not yet given up) has this long for each of its turns, so

@@ -1,6 +1,6 @@
 """The live tables' services on PostgreSQL: whole bot matches, the log, races and refusals.
 
-Every match here is driven only through games/services.py (as the consumers and the Celery tasks
+Every match here is driven only through games/services/ (as the consumers and the Celery tasks
 drive it) and, when it ends, its action log is replayed from the revealed secret and must give the
 snapshot the service stored.
 """

@@ -24,7 +24,7 @@ VERIFY_LINKS = """els => els.map(a => a.getAttribute('href'))
 
 
 def finished_match(owner, humans: list, game: str, options: dict, stake: int = 0) -> Match:
-    """A match played to its end through games/services.py: ``humans`` sit (their turns run out
+    """A match played to its end through games/services/: ``humans`` sit (their turns run out
     and the server's time-out plays for them), bots take the other seats of a free table."""
     table = make_table(owner, game, options, stake=stake)
     seat_humans(table, humans)

@@ -1,5 +1,5 @@
 """Fixtures of the Verify tests: the live-table fixtures (players, a creator, short clocks, the
-live site and Chromium) and finished matches of both games played through games/services.py."""
+live site and Chromium) and finished matches of both games played through games/services/."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The server's side of the Verify page on PostgreSQL, with real matches played to their end
-through games/services.py: the replay records every random event, the export is checked by the
+through games/services/: the replay records every random event, the export is checked by the
 server's own code (verify/audit.py), and every kind of tampering is a mismatch."""
 
 from __future__ import annotations

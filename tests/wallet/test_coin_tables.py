@@ -1,4 +1,4 @@
-"""Coin tables through games/services.py on PostgreSQL: stakes checked at sit-down and at the
+"""Coin tables through games/services/ on PostgreSQL: stakes checked at sit-down and at the
 start, escrow all or nothing, twenty concurrent sit-downs with coins for one, settlement once
 (twice run, or retried after the worker was killed mid-way), bots never at a coin table,
 free-table rewards with their daily cap, and the reconcile command after all of it."""
@@ -164,7 +164,7 @@ def test_bots_never_sit_at_a_coin_table(host, people):
 
 def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings):
     """Hand, two players, one round (the table's option), played to the end by time-outs
-    through games/services.py: the winner gets the pot less the fee, once."""
+    through games/services/: the winner gets the pot less the fee, once."""
     settings.SERVER_STEP_DELAY = 0
     match = coin_match(host, "hand", {"players": 2, "rounds": 1}, 500, people[:2])
     match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
