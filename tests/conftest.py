@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.soak import free_port, stop, wait_port
+from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from bench.soak import free_port, wait_port
 from tests.conftest import ARTIFACTS, _server, launch_chromium
+from tests.support.processes import free_port, wait_port
 
 
 @pytest.fixture
