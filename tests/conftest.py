@@ -21,6 +21,9 @@ from tests.support.processes import free_port, stop, wait_port
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
+# Under pytest-xdist each worker names its servers' logs apart ("-gw1"); empty in a plain run.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+WORKER_SUFFIX = f"-{WORKER}" if WORKER else ""
 
 
 def _subprocess_env() -> dict[str, str]:
@@ -62,7 +65,7 @@ def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterato
     """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log;
     ``env`` adds variables (shorter clocks, say) to the server's environment."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"{name}.log", "w") as log:
+    with open(ARTIFACTS / f"{name}{WORKER_SUFFIX}.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", *args],
             cwd=ROOT,
@@ -96,19 +99,127 @@ def celery_worker_process(django_db_setup) -> Iterator[subprocess.Popen]:
 
 
 @pytest.fixture
-def browser_page():
-    """A fresh headless Chromium page (Debian's /usr/bin/chromium, driven by Playwright)."""
+def browser_page(chromium):
+    """A fresh page in a fresh context of the session's Chromium (a context is a new browser
+    profile: no cookies, no storage), phone-sized and in Arabic."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="ar")
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------------------ the live site
+# A real Daphne and a real Celery worker with beat, both with short clocks, for the tests that
+# play through the pages. Their own processes, so the clocks can be shortened through the
+# environment the settings read. One per session (per xdist worker, on that worker's database
+# and Redis); tests that stop, kill or re-clock their servers start their own (live_servers).
+
+LIVE_CLOCKS = {
+    "BOT_DELAY": "0.1",  # a bot answers at once (its move is a Celery countdown task)
+    "SERVER_STEP_DELAY": "0.3",  # Hand's next deal
+    "SWEEP_S": "0.5",  # the beat sweeper's safety net
+    "SEAT_KEEP_SECONDS": "60",
+    # People never time out here: a slow, loaded machine must not play a browser's turn for it.
+    "TURN_SECONDS_OVERRIDE": "300",
+    "WS_RATE_PER_S": "50",
+    "WS_RATE_BURST": "100",
+}
+
+
+@contextmanager
+def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with ``clocks`` in
+    their environment; yields Daphne's base URL."""
+    port = free_port()
+    app = "sahrat_site.asgi:application"
+    schedule = ARTIFACTS / f"celerybeat-schedule-{name}-{os.getpid()}"
+    worker = [
+        "celery",
+        "-A",
+        "sahrat_site",
+        "worker",
+        "-B",
+        "-s",
+        str(schedule),
+        "--pool=solo",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "-n",
+        f"pages-{name}-{os.getpid()}@%h",
+    ]
+    daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    with (
+        _server(f"{name}-daphne", *daphne, env=clocks) as server,
+        _server(f"{name}-celery", *worker, env=clocks),
+    ):
+        wait_port(port, server, "Daphne")
+        yield f"http://127.0.0.1:{port}"
+    for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{name}-{os.getpid()}*"):
+        leftover.unlink()
+
+
+# The fixtures a test names to get the live site or a browser; pytest_collection_modifyitems
+# runs the files that use them last (see there).
+LIVE_FIXTURES = ("live_site",)
+BROWSER_FIXTURES = ("chromium", "browser_page")
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup) -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
+    yields Daphne's base URL. Its beat's sweeper plays every overdue match in the test database,
+    which must not happen behind the backs of other tests: the files that use it run after all
+    the others (pytest_collection_modifyitems), so once it starts only its own users follow."""
+    with live_servers(LIVE_CLOCKS) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium (Debian's /usr/bin/chromium) for the session; each test opens its
+    own contexts (one per player), which share nothing (cookies, storage) with other tests'."""
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls (and the
+    # database flush after each) are plain sync code that never runs on that loop.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar")
-        page = context.new_page()
         try:
-            yield page
+            yield browser
         finally:
-            context.close()
             browser.close()
+            if before is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+def _order_key(item: pytest.Item) -> int:
+    names = set(getattr(item, "fixturenames", ()))
+    if names & set(LIVE_FIXTURES):
+        return 2
+    if names & set(BROWSER_FIXTURES):
+        return 1
+    return 0
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items) -> None:
+    """Files that use the session's live site run last, and those that use only a browser just
+    before them; each file's tests stay together and in order (xdist's --dist loadfile hands
+    files out in this order). So the live site's beat sweeper, once started, never plays the
+    matches of a test that did not ask for it, and servers a browser test starts for itself
+    (other clocks, the same database) never run beside it."""
+    rank: dict[str, int] = {}
+    for item in items:
+        path = str(item.path)
+        rank[path] = max(rank.get(path, 0), _order_key(item))
+    order = {id(item): i for i, item in enumerate(items)}
+    items.sort(key=lambda item: (rank[str(item.path)], order[id(item)]))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -151,6 +262,26 @@ def _drop_the_untaken_queue() -> Iterator[None]:
         client.delete(UNTAKEN_QUEUE)
     finally:
         client.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_playwright_loop_under_an_async_test(request) -> Iterator[None]:
+    """Playwright's sync API (the session's Chromium) leaves its event loop marked as running in
+    this thread between calls, and pytest-asyncio refuses to start a test's loop inside a running
+    one. An async test never touches Playwright, so its loop runs with the mark lifted, and the
+    mark is put back for the browser tests after it."""
+    import asyncio
+    import inspect
+
+    if not inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
+        yield
+        return
+    playwright_loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(playwright_loop)
 
 
 @pytest.fixture(autouse=True)
