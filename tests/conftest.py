@@ -131,7 +131,10 @@ LIVE_CLOCKS = {
 @contextmanager
 def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
     """Daphne + a Celery worker running beat (-B), on the test database, with ``clocks`` in
-    their environment; yields Daphne's base URL."""
+    their environment; yields Daphne's base URL. The site's timers (bots, time-outs, the
+    sweeper) go to a queue of its own that only its worker takes: another worker on the same
+    broker (the session's plain one, with the default clocks) never plays them."""
+    clocks = {"TABLES_QUEUE": f"{name}-tables-{os.getpid()}", **clocks}
     port = free_port()
     app = "sahrat_site.asgi:application"
     schedule = ARTIFACTS / f"celerybeat-schedule-{name}-{os.getpid()}"
@@ -143,6 +146,8 @@ def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
         "-B",
         "-s",
         str(schedule),
+        "-Q",
+        f"celery,{clocks['TABLES_QUEUE']}",
         "--pool=solo",
         "--loglevel=INFO",
         "--without-gossip",

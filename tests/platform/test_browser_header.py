@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,8 +56,9 @@ def test_the_header_is_one_line_on_a_phone(daphne_server, chromium, lang):
         assert page.locator("html").get_attribute("lang") == lang
         m = page.evaluate(MEASURE)
         who = "in" if signed_in else "out"
-        page.screenshot(
-            path=str(ARTIFACTS / f"header-{lang}-{who}.png"),
+        screenshot(
+            page,
+            f"header-{lang}-{who}.png",
             clip={"x": 0, "y": 0, "width": 390, "height": 120},
         )
         where = f"{lang}, signed {who}: {m}"
