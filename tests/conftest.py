@@ -158,10 +158,15 @@ def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
     daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
     with (
         _server(f"{name}-daphne", *daphne, env=clocks) as server,
-        _server(f"{name}-celery", *worker, env=clocks),
+        _server(f"{name}-celery", *worker, env=clocks) as celery,
     ):
         wait_port(port, server, "Daphne")
-        yield f"http://127.0.0.1:{port}"
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            # Both asked to stop at once (each takes a second or two), then waited for.
+            for proc in (celery, server):
+                proc.terminate()
     for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{name}-{os.getpid()}*"):
         leftover.unlink()
 
