@@ -218,18 +218,38 @@ def _order_key(item: pytest.Item) -> int:
     return 0
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist hands files out in the order pytest_collection_modifyitems leaves them, not biggest
+    # first (its default): the order below is what keeps the live site away from other tests.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items) -> None:
     """Files that use the session's live site run last, and those that use only a browser just
     before them; each file's tests stay together and in order (xdist's --dist loadfile hands
-    files out in this order). So the live site's beat sweeper, once started, never plays the
-    matches of a test that did not ask for it, and servers a browser test starts for itself
-    (other clocks, the same database) never run beside it."""
+    files out in this order, and each worker takes them in turn). So the live site's beat
+    sweeper, once started, never plays the matches of a test that did not ask for it, and
+    servers a browser test starts for itself (other clocks, the same database) never run beside
+    it. Within a rank, files with more tests go first, so the two workers end close together."""
     rank: dict[str, int] = {}
+    size: dict[str, int] = {}
     for item in items:
         path = str(item.path)
         rank[path] = max(rank.get(path, 0), _order_key(item))
+        size[path] = size.get(path, 0) + 1
     order = {id(item): i for i, item in enumerate(items)}
-    items.sort(key=lambda item: (rank[str(item.path)], order[id(item)]))
+    first = {}
+    for item in items:
+        first.setdefault(str(item.path), order[id(item)])
+    items.sort(
+        key=lambda item: (
+            rank[str(item.path)],
+            -size[str(item.path)],
+            first[str(item.path)],
+            order[id(item)],
+        )
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -275,15 +295,15 @@ def _drop_the_untaken_queue() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _no_playwright_loop_under_an_async_test(request) -> Iterator[None]:
+def _no_playwright_loop_outside_the_browser_tests(request) -> Iterator[None]:
     """Playwright's sync API (the session's Chromium) leaves its event loop marked as running in
-    this thread between calls, and pytest-asyncio refuses to start a test's loop inside a running
-    one. An async test never touches Playwright, so its loop runs with the mark lifted, and the
-    mark is put back for the browser tests after it."""
+    this thread between calls: pytest-asyncio refuses to start a test's loop inside it, and so
+    do async_to_sync (a broadcast after commit, the health check) and another sync_playwright
+    (the Verify bench). A test that asks for no browser never touches the session's, so it runs
+    with the mark lifted, and the mark is put back for the browser tests after it."""
     import asyncio
-    import inspect
 
-    if not inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
+    if set(request.fixturenames) & set(BROWSER_FIXTURES):
         yield
         return
     playwright_loop = asyncio._get_running_loop()
