@@ -1,5 +1,5 @@
 """The settings the test process loads (pyproject's DJANGO_SETTINGS_MODULE): the site's own, with
-each pytest-xdist worker on a Redis database of its own.
+each pytest-xdist worker on a Redis database of its own, and commits that do not wait for the disk.
 
 pytest-django gives each worker its own PostgreSQL database (test_<name>_gw0, _gw1, ...), but the
 site reads one REDIS_URL at import for the channel layer, the Celery broker and its own keys (the
@@ -37,5 +37,13 @@ if _worker:
     os.environ["REDIS_URL"] = redis_url_for_worker(
         os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), _worker
     )
+
+# The suite commits thousands of small transactions (every move of every match it plays, the
+# flush after each transactional test); waiting for each one's WAL flush to reach the disk was a
+# good part of its time. Without it a commit is as visible to every other connection as before;
+# only a crash of the PostgreSQL server could lose the last few, which a test database can
+# afford. libpq reads PGOPTIONS when it connects, so the servers the tests start inherit it.
+if "synchronous_commit" not in os.environ.get("PGOPTIONS", ""):
+    os.environ["PGOPTIONS"] = f"{os.environ.get('PGOPTIONS', '')} -c synchronous_commit=off".strip()
 
 from sahrat_site.settings import *  # noqa: E402, F403
