@@ -3,6 +3,10 @@
 Services are real (PostgreSQL, Redis) and are chosen by `make test` through DATABASE_URL and
 REDIS_URL. Servers started here run as subprocesses against the *test* database, so tests that
 use them need committed data (`transactional_db`).
+
+`make test` runs the suite on two pytest-xdist workers, a file at a time; each worker has its own
+test database (pytest-django's _gw0/_gw1 suffix), its own Redis database (tests/settings.py) and
+so its own Celery queues, and starts at most one live site and one Chromium for all its files.
 """
 
 from __future__ import annotations
