@@ -229,6 +229,30 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """--dist loadfile with one file ahead at most: xdist's own hands a worker its next file
+    once two tests of its current ones are left, so a worker could hold two files of two long
+    browser tests each at the end of the run while the other had nothing left to do. A worker
+    holds its last test until it knows the next one, so the next file goes out then."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneFileAhead(LoadFileScheduling):
+        def _reschedule(self, node) -> None:
+            if node.shutting_down:
+                return
+            if not self.workqueue:
+                node.shutdown()
+                return
+            if self._pending_of(self.assigned_work[node]) > 1:
+                return
+            self._assign_work_unit(node)
+
+    return OneFileAhead(config, log)
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items) -> None:
     """Files that use the session's live site run last, and those that use only a browser just
     before them; each file's tests stay together and in order (xdist's --dist loadfile hands
