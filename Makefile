@@ -10,6 +10,10 @@ REDIS_URL ?= redis://127.0.0.1:6379/0
 # make test: always the real PostgreSQL and Redis (a separate Redis database from `make run`).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
+# make test runs the suite on both cores (pytest-xdist), one test file per worker at a time; each
+# worker has its own test database (test_<name>_gw0, _gw1) and Redis database (/9, /10: see
+# tests/settings.py). TEST_WORKERS=0 runs it in one process; PYTEST_ARGS adds pytest options.
+TEST_WORKERS ?= 2
 
 .PHONY: run test install browser lint messages bench clean
 
@@ -48,7 +52,7 @@ test: $(STAMP) browser lint
 	$(BIN)/python scripts/check_services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)" --redis-var TEST_REDIS_URL
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py check
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
-	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest $(PYTEST_ARGS)
+	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 messages: $(STAMP)
 	$(BIN)/python manage.py makemessages -l ar --ignore=.venv --ignore=staticfiles --ignore='tests/*'

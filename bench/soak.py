@@ -23,7 +23,6 @@ import argparse
 import concurrent.futures as futures
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -35,6 +34,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from bench.stats import percentile
+
+# One copy of the process helpers, shared with the tests (bench.rooms and the tests import
+# children and free_port from here too). Standard library only: no Django, no pytest.
+from tests.support.processes import children, free_port, stop, wait_port  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = "sahrat_site.asgi:application"
@@ -48,26 +51,6 @@ def app_name_for(base: str) -> str:
 
 
 # --------------------------------------------------------------------------- the server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 30) -> None:
-    """Until something listens on ``port``; RuntimeError if ``proc`` exits or time runs out."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on port {port} within {timeout} s")
 
 
 @contextmanager
@@ -97,24 +80,6 @@ def daphne(
             yield f"http://127.0.0.1:{port}", proc
         finally:
             stop(proc)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """Ask a server to stop; kill it if it has not within 10 s."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def children(pid: int) -> list[int]:
-    """The direct children of a process (Linux /proc)."""
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def rss_mb(pid: int) -> float:

@@ -3,6 +3,10 @@
 Services are real (PostgreSQL, Redis) and are chosen by `make test` through DATABASE_URL and
 REDIS_URL. Servers started here run as subprocesses against the *test* database, so tests that
 use them need committed data (`transactional_db`).
+
+`make test` runs the suite on two pytest-xdist workers, a file at a time; each worker has its own
+test database (pytest-django's _gw0/_gw1 suffix), its own Redis database (tests/settings.py) and
+so its own Celery queues, and starts at most one live site and one Chromium for all its files.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.soak import free_port, stop, wait_port
+from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
+# Under pytest-xdist each worker names its servers' logs apart ("-gw1"); empty in a plain run.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+WORKER_SUFFIX = f"-{WORKER}" if WORKER else ""
 
 
 def _subprocess_env() -> dict[str, str]:
@@ -62,7 +69,7 @@ def _server(name: str, *args: str, env: dict[str, str] | None = None) -> Iterato
     """Run ``python -m <args>`` against the test database, logging to test-artifacts/<name>.log;
     ``env`` adds variables (shorter clocks, say) to the server's environment."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / f"{name}.log", "w") as log:
+    with open(ARTIFACTS / f"{name}{WORKER_SUFFIX}.log", "w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", *args],
             cwd=ROOT,
@@ -96,19 +103,181 @@ def celery_worker_process(django_db_setup) -> Iterator[subprocess.Popen]:
 
 
 @pytest.fixture
-def browser_page():
-    """A fresh headless Chromium page (Debian's /usr/bin/chromium, driven by Playwright)."""
+def browser_page(chromium):
+    """A fresh page in a fresh context of the session's Chromium (a context is a new browser
+    profile: no cookies, no storage), phone-sized and in Arabic."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="ar")
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------------------ the live site
+# A real Daphne and a real Celery worker with beat, both with short clocks, for the tests that
+# play through the pages. Their own processes, so the clocks can be shortened through the
+# environment the settings read. One per session (per xdist worker, on that worker's database
+# and Redis); tests that stop, kill or re-clock their servers start their own (live_servers).
+
+LIVE_CLOCKS = {
+    "BOT_DELAY": "0.1",  # a bot answers at once (its move is a Celery countdown task)
+    "SERVER_STEP_DELAY": "0.3",  # Hand's next deal
+    "SWEEP_S": "0.5",  # the beat sweeper's safety net
+    "SEAT_KEEP_SECONDS": "60",
+    # People never time out here: a slow, loaded machine must not play a browser's turn for it.
+    "TURN_SECONDS_OVERRIDE": "300",
+    "WS_RATE_PER_S": "50",
+    "WS_RATE_BURST": "100",
+}
+
+
+@contextmanager
+def live_servers(clocks: dict[str, str], name: str = "live") -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with ``clocks`` in
+    their environment; yields Daphne's base URL. The site's timers (bots, time-outs, the
+    sweeper) go to a queue of its own that only its worker takes: another worker on the same
+    broker (the session's plain one, with the default clocks) never plays them."""
+    clocks = {"TABLES_QUEUE": f"{name}-tables-{os.getpid()}", **clocks}
+    port = free_port()
+    app = "sahrat_site.asgi:application"
+    schedule = ARTIFACTS / f"celerybeat-schedule-{name}-{os.getpid()}"
+    worker = [
+        "celery",
+        "-A",
+        "sahrat_site",
+        "worker",
+        "-B",
+        "-s",
+        str(schedule),
+        "-Q",
+        f"celery,{clocks['TABLES_QUEUE']}",
+        "--pool=solo",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "-n",
+        f"pages-{name}-{os.getpid()}@%h",
+    ]
+    daphne = ["daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    with (
+        _server(f"{name}-daphne", *daphne, env=clocks) as server,
+        _server(f"{name}-celery", *worker, env=clocks) as celery,
+    ):
+        wait_port(port, server, "Daphne")
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            # Both asked to stop at once (each takes a second or two), then waited for.
+            for proc in (celery, server):
+                proc.terminate()
+    for leftover in ARTIFACTS.glob(f"celerybeat-schedule-{name}-{os.getpid()}*"):
+        leftover.unlink()
+
+
+# The fixtures a test names to get the live site or a browser; pytest_collection_modifyitems
+# runs the files that use them last (see there).
+LIVE_FIXTURES = ("live_site",)
+BROWSER_FIXTURES = ("chromium", "browser_page")
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup) -> Iterator[str]:
+    """Daphne + a Celery worker running beat (-B), on the test database, with LIVE_CLOCKS;
+    yields Daphne's base URL. Its beat's sweeper plays every overdue match in the test database,
+    which must not happen behind the backs of other tests: the files that use it run after all
+    the others (pytest_collection_modifyitems), so once it starts only its own users follow."""
+    with live_servers(LIVE_CLOCKS) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium (Debian's /usr/bin/chromium) for the session; each test opens its
+    own contexts (one per player), which share nothing (cookies, storage) with other tests'."""
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls (and the
+    # database flush after each) are plain sync code that never runs on that loop.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar")
-        page = context.new_page()
         try:
-            yield page
+            yield browser
         finally:
-            context.close()
             browser.close()
+            if before is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+def _order_key(item: pytest.Item) -> int:
+    names = set(getattr(item, "fixturenames", ()))
+    if names & set(LIVE_FIXTURES):
+        return 2
+    if names & set(BROWSER_FIXTURES):
+        return 1
+    return 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist hands files out in the order pytest_collection_modifyitems leaves them, not biggest
+    # first (its default): the order below is what keeps the live site away from other tests.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """--dist loadfile with one file ahead at most: xdist's own hands a worker its next file
+    once two tests of its current ones are left, so a worker could hold two files of two long
+    browser tests each at the end of the run while the other had nothing left to do. A worker
+    holds its last test until it knows the next one, so the next file goes out then."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class OneFileAhead(LoadFileScheduling):
+        def _reschedule(self, node) -> None:
+            if node.shutting_down:
+                return
+            if not self.workqueue:
+                node.shutdown()
+                return
+            if self._pending_of(self.assigned_work[node]) > 1:
+                return
+            self._assign_work_unit(node)
+
+    return OneFileAhead(config, log)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items) -> None:
+    """Files that use the session's live site run last, and those that use only a browser just
+    before them; each file's tests stay together and in order (xdist's --dist loadfile hands
+    files out in this order, and each worker takes them in turn). So the live site's beat
+    sweeper, once started, never plays the matches of a test that did not ask for it, and
+    servers a browser test starts for itself (other clocks, the same database) never run beside
+    it. Within a rank, files with more tests go first, so the two workers end close together."""
+    rank: dict[str, int] = {}
+    size: dict[str, int] = {}
+    for item in items:
+        path = str(item.path)
+        rank[path] = max(rank.get(path, 0), _order_key(item))
+        size[path] = size.get(path, 0) + 1
+    order = {id(item): i for i, item in enumerate(items)}
+    first = {}
+    for item in items:
+        first.setdefault(str(item.path), order[id(item)])
+    items.sort(
+        key=lambda item: (
+            rank[str(item.path)],
+            -size[str(item.path)],
+            first[str(item.path)],
+            order[id(item)],
+        )
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -151,6 +320,26 @@ def _drop_the_untaken_queue() -> Iterator[None]:
         client.delete(UNTAKEN_QUEUE)
     finally:
         client.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_playwright_loop_outside_the_browser_tests(request) -> Iterator[None]:
+    """Playwright's sync API (the session's Chromium) leaves its event loop marked as running in
+    this thread between calls: pytest-asyncio refuses to start a test's loop inside it, and so
+    do async_to_sync (a broadcast after commit, the health check) and another sync_playwright
+    (the Verify bench). A test that asks for no browser never touches the session's, so it runs
+    with the mark lifted, and the mark is put back for the browser tests after it."""
+    import asyncio
+
+    if set(request.fixturenames) & set(BROWSER_FIXTURES):
+        yield
+        return
+    playwright_loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(playwright_loop)
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,7 +17,7 @@ def test_newcomer_signs_up_logs_in_and_switches_language(daphne_server, browser_
     assert page.locator("html").get_attribute("lang") == "ar"
     # htmx came from our own static files and ran (no CDN, no inline script).
     assert page.evaluate("typeof window.htmx") == "object"
-    page.screenshot(path=str(ARTIFACTS / "home-ar.png"), full_page=True)
+    screenshot(page, "home-ar.png", full_page=True)
 
     page.get_by_role("link", name="حساب جديد").click()
     page.fill("#id_username", "newcomer")

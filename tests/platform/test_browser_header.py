@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from tests.conftest import ARTIFACTS, launch_chromium
+from tests.support.shots import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,44 +37,38 @@ MEASURE = """() => {
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_the_header_is_one_line_on_a_phone(daphne_server, lang):
-    from playwright.sync_api import sync_playwright
-
+def test_the_header_is_one_line_on_a_phone(daphne_server, chromium, lang):
     # A long display name, the widest a player is likely to choose.
     user = User(username="header", display_name="عبدالرحمن بن سليمان", language=lang)
     user.set_password("x-Long-pass-123")
     user.save()
     client = Client()
     client.force_login(user)
-    with sync_playwright() as pw:
-        browser = launch_chromium(pw)
-        try:
-            for signed_in in (False, True):
-                context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
-                cookies = [{"name": "sahrat_language", "value": lang, "url": daphne_server}]
-                if signed_in:
-                    session = client.cookies["sessionid"].value
-                    cookies.append({"name": "sessionid", "value": session, "url": daphne_server})
-                context.add_cookies(cookies)
-                page = context.new_page()
-                page.goto(daphne_server + "/majlis/")
-                assert page.locator("html").get_attribute("lang") == lang
-                m = page.evaluate(MEASURE)
-                who = "in" if signed_in else "out"
-                page.screenshot(
-                    path=str(ARTIFACTS / f"header-{lang}-{who}.png"),
-                    clip={"x": 0, "y": 0, "width": 390, "height": 120},
-                )
-                where = f"{lang}, signed {who}: {m}"
-                assert m["items"] >= (7 if signed_in else 5), where
-                assert m["lowestTop"] < m["highestBottom"], where  # every item on one row
-                assert m["height"] <= m["tallest"] + m["pad"] + 1, where
-                assert m["hiddenInNav"] <= 1, where  # nothing scrolled out of sight
-                assert m["pageWidth"] <= 390 and 0 <= m["offLeft"] and m["offRight"] <= 390, where
-                if signed_in:  # the profile's and log-out's words are there for screen readers
-                    assert page.get_by_test_id("profile-link").inner_text() == user.display_name
-                    logout = "تسجيل الخروج" if lang == "ar" else "Log out"
-                    assert page.get_by_role("button", name=logout).is_visible()
-                context.close()
-        finally:
-            browser.close()
+    for signed_in in (False, True):
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+        cookies = [{"name": "sahrat_language", "value": lang, "url": daphne_server}]
+        if signed_in:
+            session = client.cookies["sessionid"].value
+            cookies.append({"name": "sessionid", "value": session, "url": daphne_server})
+        context.add_cookies(cookies)
+        page = context.new_page()
+        page.goto(daphne_server + "/majlis/")
+        assert page.locator("html").get_attribute("lang") == lang
+        m = page.evaluate(MEASURE)
+        who = "in" if signed_in else "out"
+        screenshot(
+            page,
+            f"header-{lang}-{who}.png",
+            clip={"x": 0, "y": 0, "width": 390, "height": 120},
+        )
+        where = f"{lang}, signed {who}: {m}"
+        assert m["items"] >= (7 if signed_in else 5), where
+        assert m["lowestTop"] < m["highestBottom"], where  # every item on one row
+        assert m["height"] <= m["tallest"] + m["pad"] + 1, where
+        assert m["hiddenInNav"] <= 1, where  # nothing scrolled out of sight
+        assert m["pageWidth"] <= 390 and 0 <= m["offLeft"] and m["offRight"] <= 390, where
+        if signed_in:  # the profile's and log-out's words are there for screen readers
+            assert page.get_by_test_id("profile-link").inner_text() == user.display_name
+            logout = "تسجيل الخروج" if lang == "ar" else "Log out"
+            assert page.get_by_role("button", name=logout).is_visible()
+        context.close()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.soak import children, free_port, wait_port
 from tests.conftest import _server
+from tests.support.processes import children, free_port, wait_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

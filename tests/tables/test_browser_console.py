@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.helpers import make_table
 from tests.tables.test_browser_tables import (
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
@@ -111,7 +111,7 @@ def test_a_whole_match_without_a_console_error_or_csp_violation(
         match = play(page, base, user)
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED
-        page.screenshot(path=str(ARTIFACTS / f"console-clean-{game}.png"), full_page=True)
+        screenshot(page, f"console-clean-{game}.png", full_page=True)
         page.wait_for_timeout(300)  # the end screen's own scripts have run
         problems = console.problems()
         assert problems == [], (len(problems), problems[:3])

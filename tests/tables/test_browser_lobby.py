@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, Table
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.helpers import make_table
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
     kept_seeds,
@@ -53,7 +53,7 @@ def test_the_create_form_follows_the_game_and_seats_its_creator_at_once(
         assert not shown(page, "#id_seat option[value='2']")
         form.locator("[name=players]").select_option("4")
         assert shown(page, "#id_seat option[value='3']")
-        page.screenshot(path=str(ARTIFACTS / "create-form-jakaro-ar.png"), full_page=True)
+        screenshot(page, "create-form-jakaro-ar.png", full_page=True)
         # Back to Hand with four: its options and the partners box come back.
         form.locator("[name=game]").select_option("hand")
         assert shown(page, "#id_variant") and shown(page, "#id_partners")
@@ -77,7 +77,7 @@ def test_the_create_form_follows_the_game_and_seats_its_creator_at_once(
             match.commitment,
         )
         assert table.seats.get(number=2).user == sara
-        page.screenshot(path=str(ARTIFACTS / "create-seated-ar.png"), full_page=True)
+        screenshot(page, "create-seated-ar.png", full_page=True)
     finally:
         ctx.close()
 
@@ -103,7 +103,7 @@ def test_the_lobby_filters_by_game_and_quick_play_sits_at_the_first_fitting_seat
         page.wait_for_url("**/majlis/?game=jakaro")
         assert tables.locator("[data-table]").count() == 2
         assert tables.locator(f"[data-table='{hand.public_id}']").count() == 0
-        page.screenshot(path=str(ARTIFACTS / "majlis-filter-ar.png"), full_page=True)
+        screenshot(page, "majlis-filter-ar.png", full_page=True)
 
         # Quick play, Jakaro for two: the one such table, its first seat, with Ali's seed.
         quick = page.get_by_test_id("quick-form")
@@ -126,7 +126,7 @@ def test_the_lobby_filters_by_game_and_quick_play_sits_at_the_first_fitting_seat
         create = page.get_by_test_id("create-form")
         assert create.locator("[name=game]").input_value() == "hand"
         assert create.locator("[name=players]").input_value() == "3"
-        page.screenshot(path=str(ARTIFACTS / "majlis-quick-none-ar.png"), full_page=True)
+        screenshot(page, "majlis-quick-none-ar.png", full_page=True)
     finally:
         ctx.close()
 
@@ -156,7 +156,7 @@ def test_the_invite_link_is_copied_and_shared(
         page.get_by_test_id("invite-share").click()
         page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
         assert page.evaluate("navigator.clipboard.readText()") == link
-        page.screenshot(path=str(ARTIFACTS / "invite-copied-ar.png"), full_page=True)
+        screenshot(page, "invite-copied-ar.png", full_page=True)
     finally:
         ctx.close()
 

@@ -23,7 +23,7 @@ from django.test import Client
 from websockets.sync.client import connect
 
 from games.models import Match
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.conftest import LIVE_CLOCKS
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import open_as, player, wait_live
@@ -198,7 +198,7 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         reload.wait_for(timeout=60_000)
         assert "ما زال الاتصال منقطعًا" in page.get_by_test_id("table-down-text").inner_text()
         assert page.locator("#table-conn.on").count() == 0
-        page.screenshot(path=str(ARTIFACTS / "table-down-ar.png"))
+        screenshot(page, "table-down-ar.png")
         for ws in others:
             ws.close()
         others = []
@@ -275,7 +275,7 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
             "s => document.querySelector('[data-testid=keep-left]').textContent.trim() !== s",
             arg=left,
         )
-        sara_page.screenshot(path=str(ARTIFACTS / "table-down-seat-kept-ar.png"))
+        screenshot(sara_page, "table-down-seat-kept-ar.png")
 
         ali_keep = ali_page.get_by_test_id("table-down-keep")
         ali_keep.wait_for()

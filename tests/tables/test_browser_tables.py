@@ -6,14 +6,14 @@ is played through the page to its result. Screenshots (phone size) go to test-ar
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from django.test import Client
 
 import games
-from games.models import Majlis, Match, Seat, Table
-from tests.conftest import ARTIFACTS
+from games.models import Majlis, Match, Table
+from tests.support.shots import screenshot
+from tests.support.tables import quiet_the_tables
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,12 +29,7 @@ def majlis():
     # time-out while the database is flushed for the next test; and let Daphne finish the
     # disconnects of the closed pages (each locks its seat row), or the flush's TRUNCATE and
     # those row locks deadlock.
-    Match.objects.filter(status="playing").update(status="aborted", deadline=None)
-    for _ in range(100):
-        if not Seat.objects.filter(connected__gt=0).exists():
-            break
-        time.sleep(0.1)
-    time.sleep(0.5)  # the last disconnect's transaction commits after its count is written
+    quiet_the_tables()
 
 
 def player(django_user_model, name: str, display: str, lang: str = "ar"):
@@ -127,6 +122,22 @@ def play_jakaro_as_the_bot(page, match: Match, on_turn=None) -> int:
         after = seq + 1
 
 
+# Test-side watch over the majlis page's lobby socket: its first frame (the hello) comes once the
+# server has put the socket in the lobby's group, so from then on it hears every table change.
+LOBBY_WATCH = """(() => {
+  const Native = window.WebSocket;
+  window.__lobbyHeard = false;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      if (String(args[0]).endsWith("/ws/majlis/")) {
+        this.addEventListener("message", () => { window.__lobbyHeard = true; }, {once: true});
+      }
+    }
+  };
+})();"""
+
+
 def kept_seeds(page) -> list[dict]:
     return json.loads(page.evaluate("localStorage.getItem('sahrat.seeds.v1') || '[]'"))
 
@@ -141,9 +152,10 @@ def test_two_players_create_join_and_see_each_others_moves(
     ctx_b, b = open_as(chromium, base, ali, "en")
     try:
         # Ali watches the majlis; Sara's new table appears there without a reload.
+        b.add_init_script(LOBBY_WATCH)
         b.goto(base + "/majlis/")
         assert b.locator("html").get_attribute("dir") == "ltr"
-        b.wait_for_timeout(300)  # the lobby socket is open
+        b.wait_for_function("() => window.__lobbyHeard")  # the lobby socket is in its group
         jakaro_id = create_table(a, base, game="jakaro", players=2)
         assert a.locator("html").get_attribute("dir") == "rtl"
         commitment = a.get_by_test_id("commitment").inner_text().strip()
@@ -151,8 +163,8 @@ def test_two_players_create_join_and_see_each_others_moves(
         row = b.locator(f"#tables [data-table='{jakaro_id}']")
         row.get_by_text("سارة").wait_for()  # and then her seat, again without a reload
         assert "two players" in row.inner_text()
-        a.screenshot(path=str(ARTIFACTS / "table-waiting-ar.png"), full_page=True)
-        b.screenshot(path=str(ARTIFACTS / "majlis-en.png"), full_page=True)
+        screenshot(a, "table-waiting-ar.png", full_page=True)
+        screenshot(b, "majlis-en.png", full_page=True)
 
         # The seed was made in Sara's browser for the commitment she was shown.
         seeds = kept_seeds(a)
@@ -178,8 +190,8 @@ def test_two_players_create_join_and_see_each_others_moves(
             wait_seq(pages[other], seq + 1)
             wait_seq(pages[mover], seq + 1)
             assert names[mover] in pages[other].get_by_test_id("last-move").inner_text()
-        a.screenshot(path=str(ARTIFACTS / "table-jakaro-ar.png"), full_page=True)
-        b.screenshot(path=str(ARTIFACTS / "table-jakaro-en.png"), full_page=True)
+        screenshot(a, "table-jakaro-ar.png", full_page=True)
+        screenshot(b, "table-jakaro-en.png", full_page=True)
 
         # Chat: one tap on a quick phrase reaches the other seat.
         a.locator(".quick .chip").first.click()
@@ -226,8 +238,8 @@ def test_two_players_create_join_and_see_each_others_moves(
         pages[other].get_by_test_id("throw").click()
         wait_seq(pages[starter], seq + 3)
         assert pages[starter].locator("#table-live[data-your-turn]").count() == 1
-        a.screenshot(path=str(ARTIFACTS / "table-hand-ar.png"), full_page=True)
-        b.screenshot(path=str(ARTIFACTS / "table-hand-en.png"), full_page=True)
+        screenshot(a, "table-hand-ar.png", full_page=True)
+        screenshot(b, "table-hand-en.png", full_page=True)
         assert Table.objects.get(public_id=hand_id).status == "playing"
     finally:
         ctx_a.close()
@@ -250,7 +262,7 @@ def test_a_whole_match_against_a_bot_through_the_page(
         def check(seq: int, turns: int) -> None:
             assert match.seq == seq
             if turns == 3:
-                page.screenshot(path=str(ARTIFACTS / "bot-match-ar.png"), full_page=True)
+                screenshot(page, "bot-match-ar.png", full_page=True)
 
         turns = play_jakaro_as_the_bot(page, match, on_turn=check)
         match.refresh_from_db()
@@ -258,7 +270,7 @@ def test_a_whole_match_against_a_bot_through_the_page(
         result = page.get_by_test_id("result")
         result.wait_for()
         assert page.get_by_test_id("secret").first.inner_text().strip() == match.secret
-        page.screenshot(path=str(ARTIFACTS / "bot-match-result-ar.png"), full_page=True)
+        screenshot(page, "bot-match-result-ar.png", full_page=True)
 
         # Ready for the next one: a fresh seed for the next match's commitment, kept here too.
         nxt = Match.objects.get(table__public_id=table_id, number=2)

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 
 from games.models import MatchAction
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.test_browser_tables import (
     create_table,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
@@ -89,7 +89,7 @@ def test_the_wallet_counts_coins_in_every_arabic_plural_form_with_day_first_date
             set_balance(huda, staff, coins, step)
             page.goto(f"{base}/wallet/")
             assert page.get_by_test_id("balance").inner_text().strip() == words
-        page.screenshot(path=str(ARTIFACTS / "words-wallet-ar.png"), full_page=True)
+        screenshot(page, "words-wallet-ar.png", full_page=True)
         # Every line of the history: a date a player reads, never a raw timestamp.
         times = page.locator("[data-testid='transfer'] time").all_inner_texts()
         assert len(times) == step[0] + 1  # the starter grant and each adjustment
@@ -141,7 +141,7 @@ def test_the_digit_style_chosen_in_the_profile_applies_to_the_table_and_its_coun
 
         choose("latn")
         western = shown()
-        page.screenshot(path=str(ARTIFACTS / "words-digits-western-ar.png"), full_page=True)
+        screenshot(page, "words-digits-western-ar.png", full_page=True)
         assert page.locator("body").get_attribute("data-digits") == "latn"
         assert re.fullmatch(r"[0-9]+", western["countdown"].strip()), western
         assert western["seat"].strip() == "1" and western["square"].strip() == "5", western
@@ -149,7 +149,7 @@ def test_the_digit_style_chosen_in_the_profile_applies_to_the_table_and_its_coun
 
         choose("arab")
         arabic = shown()
-        page.screenshot(path=str(ARTIFACTS / "words-digits-arabic-ar.png"), full_page=True)
+        screenshot(page, "words-digits-arabic-ar.png", full_page=True)
         assert page.locator("body").get_attribute("data-digits") == "arab"
         assert re.fullmatch(r"[٠-٩]+", arabic["countdown"].strip()), arabic
         assert arabic["seat"].strip() == "١" and arabic["square"].strip() == "٥", arabic
@@ -177,7 +177,7 @@ def test_two_bots_at_one_free_table_have_different_names(
             page.locator(f"#table-live .seat[data-seat='{seat}'] .seat-name").inner_text()
             for seat in (1, 2)
         ]
-        page.screenshot(path=str(ARTIFACTS / "words-two-bots-ar.png"), full_page=True)
+        screenshot(page, "words-two-bots-ar.png", full_page=True)
         assert names[0] != names[1], names
         assert names == ["«لاعب آلي ١»", "«لاعب آلي ٢»"], names
     finally:
@@ -204,7 +204,7 @@ def test_the_replay_speaks_words_not_engine_notation(
         assert "اسحب من الكومة" in said, said
         assert "draw stock" not in page.get_by_test_id("replay-step").inner_text()
         assert page.get_by_test_id("replay-words").inner_text().strip() == "اسحب من الكومة"
-        page.screenshot(path=str(ARTIFACTS / "words-replay-ar.png"), full_page=True)
+        screenshot(page, "words-replay-ar.png", full_page=True)
     finally:
         ctx.close()
 
@@ -251,7 +251,7 @@ def test_the_verify_page_dates_are_day_first_without_microseconds(
         page.goto(f"{base}/verify/")
         listed = page.locator(f"tr[data-match='{match.public_id}'] time").inner_text().strip()
         assert ARABIC_DATE.match(listed) and not RAW_TIMESTAMP.search(listed), listed
-        page.screenshot(path=str(ARTIFACTS / "words-verify-log-ar.png"), full_page=True)
+        screenshot(page, "words-verify-log-ar.png", full_page=True)
     finally:
         ctx.close()
 
@@ -293,6 +293,6 @@ def test_a_hand_table_counts_cards_in_arabic_plural_forms(
             re.search(r"[٠-٩]+", stock).group().translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
         )
         assert stock == f"الكومة: {arabic_cards(left)}.", stock
-        page.screenshot(path=str(ARTIFACTS / "words-hand-counts-ar.png"), full_page=True)
+        screenshot(page, "words-hand-counts-ar.png", full_page=True)
     finally:
         ctx.close()

@@ -25,6 +25,7 @@ from games import services
 from games.hand import scenario
 from games.models import Match
 from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import (
@@ -115,7 +116,7 @@ def two_rows_at_most(page) -> bool:
 
 
 def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"hand-{name}.png"), full_page=True)
+    screenshot(page, f"hand-{name}.png", full_page=True)
 
 
 def drag(page, source, target) -> None:
@@ -232,7 +233,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert "59" in total and "52" in total  # 30 + 29, against the threshold
         assert "KS" not in my_cards(a) and "JK1" not in my_cards(a)
         shot(a, "3-staged-opening-ar")
-        a.locator("#hand-game").screenshot(path=str(ARTIFACTS / "hand-table-phone-ar.png"))
+        screenshot(a.locator("#hand-game"), "hand-table-phone-ar.png")
         seq = seq_of(a)
         a.get_by_test_id("lay").click()
         wait_seq(b, seq + 1)

@@ -11,7 +11,6 @@ import json
 import random
 import re
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -23,8 +22,9 @@ import games
 from games import services
 from games.faces.common import card_label
 from games.jakaro.scenario import build
-from games.models import Majlis, Match, Seat, Table
-from tests.conftest import ARTIFACTS
+from games.models import Majlis, Match, Table
+from tests.support.shots import screenshot
+from tests.support.tables import quiet_the_tables
 from tests.tables.test_browser_tables import (
     open_as,
     player,
@@ -49,12 +49,7 @@ def majlis():
     flush (their seat-row locks would deadlock its TRUNCATE)."""
     majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
     yield majlis
-    Match.objects.filter(status="playing").update(status="aborted", deadline=None)
-    for _ in range(100):
-        if not Seat.objects.filter(connected__gt=0).exists():
-            break
-        time.sleep(0.1)
-    time.sleep(0.5)
+    quiet_the_tables()
 
 
 def set_position(table_id: str, position: dict) -> Match:
@@ -148,7 +143,7 @@ def wait_pos(page, i: int, pos: int) -> None:
 
 
 def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"jakaro-{name}.png"), full_page=True)
+    screenshot(page, f"jakaro-{name}.png", full_page=True)
 
 
 def test_card_marble_target_and_one_tap_moves(pair):
@@ -163,7 +158,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
         },
     )
     shot(a, "board-ar")
-    a.locator("#jakaro .jk-board").screenshot(path=str(ARTIFACTS / "jakaro-board-only-ar.png"))
+    screenshot(a.locator("#jakaro .jk-board"), "jakaro-board-only-ar.png")
     shot(b, "board-en")
     card(a, "AS").click()
     assert lit(a) == {0, 1}  # marble 0 moves 1 or 11; marble 1 comes out
@@ -175,7 +170,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
     ]
     shot(a, "ace-targets-ar")
     a.locator("#jakaro .jk-time").scroll_into_view_if_needed()
-    a.screenshot(path=str(ARTIFACTS / "jakaro-phone-ar.png"))  # the README's picture
+    screenshot(a, "jakaro-phone-ar.png")  # the README's picture
     square(a, 16).click()
     wait_pos(b, 0, 16)  # Ali sees it
     wait_pos(a, 0, 16)
@@ -705,7 +700,7 @@ def test_a_whole_match_against_a_bot_by_tapping_the_board(
         for seat, cards in enumerate(dealt):
             assert all(card_label(c) in hands[seat] for c in cards)
         shot(page, "bot-match-end-ar")
-        recap.screenshot(path=str(ARTIFACTS / "jakaro-last-deck-ar.png"))
+        screenshot(recap, "jakaro-last-deck-ar.png")
     finally:
         ctx.close()
 

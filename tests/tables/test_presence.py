@@ -138,7 +138,7 @@ def test_a_server_stopped_or_killed_with_players_connected_leaves_their_seats_aw
     deadline = time.monotonic() + 30
     while services.processes_gone() == 0:
         assert time.monotonic() < deadline, "the ended process was never found gone"
-        time.sleep(0.5)
+        time.sleep(0.1)
     for n in (0, 1):
         seat = seat_of(table, n)
         assert seat.connected == 0 and seat.away_since is not None

@@ -18,7 +18,7 @@ import pytest
 
 from games.models import Match, MatchAction, Seat
 from sahrat_site.celery import app as celery_app
-from tests.conftest import ARTIFACTS, _server
+from tests.conftest import ARTIFACTS, WORKER_SUFFIX, _server
 from tests.tables.helpers import make_table, seat_humans, socket_closed, socket_opened
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -60,8 +60,14 @@ def wait_for(check: Callable[[], bool], seconds: float = 40, what: str = "") -> 
     while time.monotonic() < end:
         if check():
             return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"gave up waiting for {what or check}")
+
+
+def logged(name: str, words: str) -> bool:
+    """Whether worker ``name``'s log (tests/conftest.py ``_server``) says ``words`` yet."""
+    path = ARTIFACTS / f"{name}{WORKER_SUFFIX}.log"
+    return path.exists() and words in path.read_text(errors="replace")
 
 
 def purge_timers() -> None:
@@ -93,9 +99,10 @@ def test_a_killed_workers_lost_timer_is_still_enforced_by_the_sweeper(
 ):
     table = make_table(creator, "jakaro", {"players": 2})
     with worker("timers-doomed", beat=False) as doomed:
+        wait_for(lambda: logged("timers-doomed", " ready."), what="the worker's start")
         # The worker takes the countdown task (an eta task is held by the worker until due)...
         seat_humans(table, users[:2])
-        time.sleep(0.8)
+        wait_for(lambda: logged("timers-doomed", " received"), what="the countdown task taken")
         # ...and dies before it is due, with no goodbye: that task is gone.
         doomed.send_signal(signal.SIGKILL)
         doomed.wait(timeout=10)

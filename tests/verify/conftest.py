@@ -7,7 +7,7 @@ import pytest
 
 from games import services
 from games.models import Match
-from tests.tables.conftest import chromium, creator, fast_clocks, live_site, users  # noqa: F401
+from tests.tables.conftest import creator, fast_clocks, users  # noqa: F401
 from tests.tables.helpers import advance_until, make_table, seat_humans
 from tests.tables.test_browser_tables import majlis  # noqa: F401
 

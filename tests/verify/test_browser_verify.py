@@ -15,7 +15,7 @@ from django.db import connection
 
 from games import services
 from games.models import Match, MatchSeed, Table
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.helpers import advance_until, seed_for
 from tests.tables.test_browser_tables import (
     create_table,
@@ -98,7 +98,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         assert page.locator("#browser-commitment .status").get_attribute("data-ok") == "1"
         assert page.locator("#browser-seeds .status").get_attribute("data-ok") == "1"
         assert page.get_by_test_id("own-seed").get_attribute("data-verdict") == "ok"
-        page.screenshot(path=str(ARTIFACTS / "verify-match-ar.png"), full_page=True)
+        screenshot(page, "verify-match-ar.png", full_page=True)
 
         # A server record altered behind the page's back: one card of the first deal.
         def altered(route):
@@ -113,7 +113,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         assert verdict(page) == "mismatch"
         marks = statuses(page)
         assert marks[0] == "0" and all(m == "1" for m in marks[1:])
-        page.screenshot(path=str(ARTIFACTS / "verify-mismatch-ar.png"), full_page=True)
+        screenshot(page, "verify-mismatch-ar.png", full_page=True)
         page.unroute("**/export.json")
 
         # A seed's time moved before the commitment, in the database.
@@ -143,7 +143,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         own = page.get_by_test_id("own-seed")
         assert own.get_attribute("data-verdict") == "seed-differs"
         assert own.inner_text().strip()
-        page.screenshot(path=str(ARTIFACTS / "verify-seed-differs-ar.png"), full_page=True)
+        screenshot(page, "verify-seed-differs-ar.png", full_page=True)
         mine["commitment"] = "0" * 64
         page.evaluate("v => localStorage.setItem('sahrat.seeds.v1', v)", json.dumps(kept))
         page.reload()
@@ -158,7 +158,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         page.get_by_test_id("replay-next").click()
         page.wait_for_selector("#replay-step[data-step='2']")
         assert page.get_by_test_id("replay-action").inner_text().strip()
-        page.screenshot(path=str(ARTIFACTS / "verify-replay-ar.png"), full_page=True)
+        screenshot(page, "verify-replay-ar.png", full_page=True)
         page.get_by_test_id("replay-end").click()
         page.wait_for_selector(f"#replay-step[data-step='{match.seq}']")
 
@@ -181,7 +181,7 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         )
         assert oks == ["1", "1", "1"]
         assert "✓" in page.get_by_test_id("paste-commitment").inner_text()
-        page.screenshot(path=str(ARTIFACTS / "verify-paste-ar.png"), full_page=True)
+        screenshot(page, "verify-paste-ar.png", full_page=True)
     finally:
         ctx.close()
 
@@ -240,6 +240,6 @@ def test_a_hand_match_with_time_outs_verifies_in_the_browser(
                 .slice(0, 5).map(e => e.tagName + '.' + e.className)"""
         )
         assert wide == [], wide
-        page.screenshot(path=str(ARTIFACTS / "verify-hand-en.png"), full_page=True)
+        screenshot(page, "verify-hand-en.png", full_page=True)
     finally:
         ctx.close()

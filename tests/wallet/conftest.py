@@ -47,7 +47,3 @@ def balance(user: Any) -> int:
 
 def total() -> int:
     return sum(Account.objects.values_list("balance", flat=True))
-
-
-# The browser test's real Daphne + Celery worker and Chromium (tests/tables/conftest.py).
-from tests.tables.conftest import chromium, live_site  # noqa: E402, F401

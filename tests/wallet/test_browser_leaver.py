@@ -13,7 +13,7 @@ import pytest
 
 import games
 from games.models import Match, MatchAction, Seat
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.conftest import LIVE_CLOCKS, live_servers
 from tests.tables.helpers import advance_until, make_table
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
@@ -102,14 +102,14 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         away = b.get_by_test_id("away-0")
         away.wait_for()
         assert "away, seat kept" in away.inner_text()
-        b.screenshot(path=str(ARTIFACTS / "leaver-kept-en.png"), full_page=True)
+        screenshot(b, "leaver-kept-en.png", full_page=True)
 
         # She comes back before the keeping ends: her page warns her what staying away costs.
         a = reopen(ctx_a, url)
         a.get_by_test_id("back-notice").wait_for()
         assert "يبقى رهانك في الجائزة" in a.get_by_test_id("back-notice").inner_text()
         assert not Seat.objects.get(table=table, number=0).left
-        a.screenshot(path=str(ARTIFACTS / "leaver-warned-ar.png"), full_page=True)
+        screenshot(a, "leaver-warned-ar.png", full_page=True)
 
         # She goes again and stays away past the keeping: her seat is given up.
         a.close()
@@ -151,7 +151,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         told.wait_for()
         assert "٥٠ عملة" in told.inner_text()  # her page counts in Arabic-Indic digits
         assert not a.get_by_test_id("forfeit").is_visible()
-        a.screenshot(path=str(ARTIFACTS / "leaver-told-ar.png"), full_page=True)
+        screenshot(a, "leaver-told-ar.png", full_page=True)
 
         # The match is played out (Omar's remaining turns time out, from this process); the
         # result on both pages names her, marked as left.
@@ -161,7 +161,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         assert "هدى (غادر المباراة)" in a.get_by_test_id("result").inner_text()
         assert "هدى (left the match)" in b.get_by_test_id("result").inner_text()
         assert a.get_by_test_id("you-left").count() == 1
-        b.screenshot(path=str(ARTIFACTS / "leaver-result-en.png"), full_page=True)
+        screenshot(b, "leaver-result-en.png", full_page=True)
 
         # Her wallet: the stake line names the match and says she left it; the pot went to Omar.
         a.goto(f"{base}/wallet/")
@@ -171,7 +171,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         assert "-٥٠" in a.get_by_test_id("history").inner_text()
         assert wallet_services.balance_of(huda) == 450
         assert wallet_services.balance_of(omar) == 540
-        a.screenshot(path=str(ARTIFACTS / "leaver-wallet-ar.png"), full_page=True)
+        screenshot(a, "leaver-wallet-ar.png", full_page=True)
         b.goto(f"{base}/wallet/")
         assert b.get_by_test_id("left-line").count() == 0
     finally:
@@ -214,7 +214,7 @@ def test_leaving_from_the_table_asks_first_then_gives_the_seat_up_like_the_keepi
         assert "Omar (غادر المباراة)" in a.locator("#table-live .seats").inner_text()
         match = Match.objects.get(table=table, number=1)
         assert [(r["seat"], r["why"]) for r in match.leavers] == [(1, "forfeit")]
-        b.screenshot(path=str(ARTIFACTS / "forfeit-en.png"), full_page=True)
+        screenshot(b, "forfeit-en.png", full_page=True)
     finally:
         ctx_a.close()
         ctx_b.close()

@@ -11,7 +11,7 @@ import pytest
 
 import games
 from games.models import Match
-from tests.conftest import ARTIFACTS
+from tests.support.shots import screenshot
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
     create_table,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
@@ -112,8 +112,8 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
             assert numbers == ["100", "10"], fee  # pot 100, table fee 10
             link = page.get_by_test_id("verify-link").first.get_attribute("href")
             assert link == f"/verify/m/{match.public_id}/"
-        a.screenshot(path=str(ARTIFACTS / "wallet-ar.png"), full_page=True)
-        b.screenshot(path=str(ARTIFACTS / "wallet-en.png"), full_page=True)
+        screenshot(a, "wallet-ar.png", full_page=True)
+        screenshot(b, "wallet-en.png", full_page=True)
         assert Transfer.objects.filter(match=match, kind=Transfer.Kind.FEE).get().amount == 10
     finally:
         ctx_a.close()

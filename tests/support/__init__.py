@@ -1,0 +1,1 @@
+"""What the tests share that is not a fixture: starting, waiting for and stopping processes."""
