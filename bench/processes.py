@@ -1,5 +1,6 @@
-"""The servers bench.rooms runs and what it reads of them: Celery (a worker and beat) beside
-bench.soak's Daphne, and each process's CPU and memory from /proc over the playing phase."""
+"""The servers the benchmarks run and what they read of them: Daphne (one process or
+sahrat_site.serve's several), Celery (a worker and beat), each process's CPU and memory from /proc,
+and the PostgreSQL connections a server holds."""
 
 from __future__ import annotations
 
@@ -10,10 +11,68 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.soak import rss_mb
+# The one copy of the process helpers, shared with the tests' fixtures (standard library only, so
+# a bench run needs nothing from pytest).
+from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
 CLK = os.sysconf("SC_CLK_TCK")
+APP = "sahrat_site.asgi:application"
+APP_NAME = "sahrat-soak"  # PGAPPNAME prefix of a probed Daphne, so its connections can be counted
+
+
+def app_name_for(base: str) -> str:
+    """The PostgreSQL application name of the Daphne serving ``base`` (unique per port, so two
+    probes running at once never count each other's connections)."""
+    return f"{APP_NAME}-{base.rsplit(':', 1)[1]}"
+
+
+@contextmanager
+def daphne(
+    env: dict[str, str], log_path: Path, processes: int = 1
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Daphne on a free port; yields (base URL, process). With ``processes`` > 1 it is
+    sahrat_site.serve running that many Daphne processes on one socket (the yielded process is
+    their supervisor: ``children(proc.pid)`` lists them)."""
+    port = free_port()
+    env = {**env, "PGAPPNAME": app_name_for(f"http://127.0.0.1:{port}")}
+    if processes > 1:
+        cmd = [sys.executable, "-m", "sahrat_site.serve", "--port", str(port)]
+        cmd += ["--processes", str(processes)]
+    else:
+        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP]
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_port(port, proc, f"Daphne (log: {log_path})")
+            yield f"http://127.0.0.1:{port}", proc
+        finally:
+            stop(proc)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, from /proc (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pg_connections(dsn: str, app_name: str) -> int:
+    """How many server connections carry ``app_name`` right now."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (app_name,)
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 @contextmanager

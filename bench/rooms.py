@@ -48,9 +48,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.players import Table, TableSpec, Tally
-from bench.processes import CpuMeter, celery
-from bench.soak import children, daphne
+from bench.processes import CpuMeter, celery, daphne
 from bench.stats import percentile
+from tests.support.processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = (("hand", {"players": 4}), ("jakaro", {"players": 4}))

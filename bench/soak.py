@@ -23,82 +23,19 @@ import argparse
 import concurrent.futures as futures
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
+from bench.processes import app_name_for, daphne, pg_connections, rss_mb
 from bench.stats import percentile
 
-# One copy of the process helpers, shared with the tests (bench.rooms and the tests import
-# children and free_port from here too). Standard library only: no Django, no pytest.
-from tests.support.processes import children, free_port, stop, wait_port  # noqa: F401
-
 ROOT = Path(__file__).resolve().parent.parent
-APP = "sahrat_site.asgi:application"
-APP_NAME = "sahrat-soak"  # PGAPPNAME prefix of a probed Daphne, so its connections can be counted
-
-
-def app_name_for(base: str) -> str:
-    """The PostgreSQL application name of the Daphne serving ``base`` (unique per port, so two
-    probes running at once never count each other's connections)."""
-    return f"{APP_NAME}-{base.rsplit(':', 1)[1]}"
-
-
-# --------------------------------------------------------------------------- the server
-
-
-@contextmanager
-def daphne(
-    env: dict[str, str], log_path: Path, processes: int = 1
-) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Daphne on a free port; yields (base URL, process). With ``processes`` > 1 it is
-    sahrat_site.serve running that many Daphne processes on one socket (the yielded process is
-    their supervisor: ``children(proc.pid)`` lists them)."""
-    port = free_port()
-    env = {**env, "PGAPPNAME": app_name_for(f"http://127.0.0.1:{port}")}
-    if processes > 1:
-        cmd = [sys.executable, "-m", "sahrat_site.serve", "--port", str(port)]
-        cmd += ["--processes", str(processes)]
-    else:
-        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP]
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_port(port, proc, f"Daphne (log: {log_path})")
-            yield f"http://127.0.0.1:{port}", proc
-        finally:
-            stop(proc)
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process, from /proc (Linux)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def pg_connections(dsn: str, app_name: str) -> int:
-    """How many server connections carry ``app_name`` right now."""
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (app_name,)
-        ).fetchone()
-    return int(row[0]) if row else 0
 
 
 # --------------------------------------------------------------------------- the probes

@@ -30,7 +30,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.soak import daphne
+from bench.processes import daphne
 from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.test import Client
 from websockets.exceptions import ConnectionClosed
 
-from bench import soak
+from bench import processes, soak
 from tests.conftest import ARTIFACTS, _subprocess_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -42,7 +42,7 @@ def _cookies(django_user_model, n: int, prefix: str) -> list[str]:
 def own_daphne():
     """A Daphne of this test's own, against the test database; yields (base URL, process)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    with soak.daphne(_subprocess_env(), ARTIFACTS / "soak-daphne.log") as server:
+    with processes.daphne(_subprocess_env(), ARTIFACTS / "soak-daphne.log") as server:
         yield server
 
 
@@ -76,9 +76,13 @@ def test_sockets_live_past_every_timeout_while_twenty_clients_load_the_site(
         target=lambda: held.update(soak.hold_sockets(base, cookies[:3], seconds=12.5))
     )
     holder.start()
-    app = soak.app_name_for(base)
+    app = processes.app_name_for(base)
     loaded = soak.http_load(
-        base, cookies[3], seconds=6, clients=20, sample=lambda: soak.pg_connections(_dsn(), app)
+        base,
+        cookies[3],
+        seconds=6,
+        clients=20,
+        sample=lambda: processes.pg_connections(_dsn(), app),
     )
     holder.join(timeout=60)
 
@@ -116,7 +120,7 @@ def test_a_flooding_socket_is_closed_and_another_player_keeps_being_answered(
 ):
     base, proc = own_daphne
     attacker_cookie, victim_cookie = _cookies(django_user_model, 2, "flood")
-    rss_before = soak.rss_mb(proc.pid)
+    rss_before = processes.rss_mb(proc.pid)
     with ExitStack() as stack:
         victim = soak.open_socket(stack, base, victim_cookie)
         attacker = soak.open_socket(stack, base, attacker_cookie)
@@ -139,7 +143,7 @@ def test_a_flooding_socket_is_closed_and_another_player_keeps_being_answered(
         for seq in range(1, 21):
             victim.send(json.dumps({"type": "ping", "seq": seq}))
             assert soak.pong(victim, seq)
-    assert soak.rss_mb(proc.pid) - rss_before < 30
+    assert processes.rss_mb(proc.pid) - rss_before < 30
 
     # The full flood probe: a client that never reads, sending for 3 s.
     flood = soak.flood(base, attacker_cookie, victim_cookie, seconds=3, pid=proc.pid)

@@ -12,7 +12,7 @@ from django.test import Client
 from websockets.sync.client import connect
 
 import games
-from bench import soak
+from bench import processes
 from games.models import Match
 from tests.conftest import ARTIFACTS, _subprocess_env
 from tests.tables.helpers import make_table, seat_humans
@@ -56,8 +56,8 @@ def test_two_daphne_processes_serve_one_table_together(creator, users):
     seat_humans(table, users[:2])
     env = _subprocess_env()
     with (
-        soak.daphne(env, ARTIFACTS / "daphne-one.log") as (one, _),
-        soak.daphne(env, ARTIFACTS / "daphne-two.log") as (two, _),
+        processes.daphne(env, ARTIFACTS / "daphne-one.log") as (one, _),
+        processes.daphne(env, ARTIFACTS / "daphne-two.log") as (two, _),
         ExitStack() as stack,
     ):
         socks = [
@@ -78,7 +78,7 @@ def test_a_restarted_server_resumes_the_match_from_the_database(creator, users):
     table = make_table(creator, "hand", {"players": 2})
     seat_humans(table, users[:2])
     env = _subprocess_env()
-    with soak.daphne(env, ARTIFACTS / "daphne-before.log") as (base, _), ExitStack() as stack:
+    with processes.daphne(env, ARTIFACTS / "daphne-before.log") as (base, _), ExitStack() as stack:
         socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
         states = [state_at(ws, 0) for ws in socks]
         for seq in range(3):
@@ -87,7 +87,7 @@ def test_a_restarted_server_resumes_the_match_from_the_database(creator, users):
             states = [state_at(ws, seq + 1) for ws in socks]
         before = states
     # The process is gone; a new one serves the same tables.
-    with soak.daphne(env, ARTIFACTS / "daphne-after.log") as (base, _), ExitStack() as stack:
+    with processes.daphne(env, ARTIFACTS / "daphne-after.log") as (base, _), ExitStack() as stack:
         socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
         after = [state_at(ws, 3) for ws in socks]
         for b, a in zip(before, after, strict=True):
@@ -105,7 +105,7 @@ def test_a_server_stopped_as_its_players_leave_exits_by_itself(creator, users):
     test that stopped a server after closing its sockets)."""
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
-    with soak.daphne(_subprocess_env(), ARTIFACTS / "daphne-leaving.log") as (base, proc):
+    with processes.daphne(_subprocess_env(), ARTIFACTS / "daphne-leaving.log") as (base, proc):
         stack = ExitStack()
         socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
         states = [state_at(ws, 0) for ws in socks]

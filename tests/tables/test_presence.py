@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bench import soak
+from bench import processes
 from games import services
 from games.models import Presence, Seat, WebProcess
 from tests.conftest import ARTIFACTS, _subprocess_env
@@ -126,7 +126,7 @@ def test_a_server_stopped_or_killed_with_players_connected_leaves_their_seats_aw
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
     env = {**_subprocess_env(), "PRESENCE_BEAT_S": "0.5"}
-    with soak.daphne(env, ARTIFACTS / f"presence-{how}.log") as (base, proc):
+    with processes.daphne(env, ARTIFACTS / f"presence-{how}.log") as (base, proc):
         with ExitStack() as stack:
             socks = [table_socket(stack, base, table.public_id, u) for u in users[:2]]
             for ws in socks:
@@ -143,7 +143,7 @@ def test_a_server_stopped_or_killed_with_players_connected_leaves_their_seats_aw
         seat = seat_of(table, n)
         assert seat.connected == 0 and seat.away_since is not None
 
-    with soak.daphne(env, ARTIFACTS / f"presence-{how}-after.log") as (base, _):
+    with processes.daphne(env, ARTIFACTS / f"presence-{how}-after.log") as (base, _):
         with ExitStack() as stack:
             ws = table_socket(stack, base, table.public_id, users[0])
             assert state_at(ws, 0)["table"]["seats"][0]["connected"] is True
