@@ -270,7 +270,7 @@
   document.addEventListener("pointercancel", endDrag);
 
   Object.assign((Sahrat.hand = {}), {
-    minus, S, live, game, cardsBox, word, view, you, strict, yourTurn, canPlay, opened,
+    minus, S, live, game, cardsBox, word, view, strict, yourTurn, canPlay, opened,
     loadOrder, saveOrder, arrange, sortCards, cardEl, num, counted, fill,
     markCards, handCards, freeCards,
   });

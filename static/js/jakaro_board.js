@@ -155,6 +155,6 @@
 
   Object.assign((Sahrat.jakaro = {}), {
     ui, flatRef, parse, squareEl, marbleEl, say, clearLit, makeTappable, resetPreview, preview,
-    baseHole, knocked, markKnocked, animate,
+    knocked, markKnocked, animate,
   });
 })();
