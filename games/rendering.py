@@ -10,14 +10,11 @@ share from the common face (games/faces/common.py).
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
@@ -135,14 +132,6 @@ def _with_leavers(seats: list[dict[str, Any]], leavers: list[dict[str, Any]]) ->
     ]
 
 
-@functools.cache
-def game_script(game: str) -> str | None:
-    """The URL of a game's own page script (static/js/<game>.js), if it has one: loaded in the
-    table page's head, so it runs before the first state frame swaps the game's part in."""
-    path = f"js/{game}.js"
-    return static(path) if finders.find(path) else None
-
-
 def table_context(state: dict[str, Any]) -> dict[str, Any]:
     """Everything the table templates need, from one viewer's ``table_state``."""
     table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
@@ -219,7 +208,9 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "game_view": game_view,
         "game_template": face.TEMPLATE,
         "game_stylesheet": face.STYLESHEET,
-        "game_script": game_script(table["game"]),
+        # The game's own scripts, loaded in the table page's head so they run before the first
+        # state frame swaps the game's part in.
+        "game_scripts": face.SCRIPTS,
         "chat": state["chat"],
         "seeds_key": SEEDS_KEY,
         # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).

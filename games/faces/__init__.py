@@ -22,6 +22,9 @@ class Face(Protocol):
     NAME: Any  # the game's name in the active language (a lazy text)
     TEMPLATE: str  # the template that draws the game's part of a table: games/views/<game>.html
     STYLESHEET: str  # its part of the stylesheet (static/css/<game>.css), after css/table.css
+    # Its table page's own scripts (static paths), in the order they run: classic deferred
+    # scripts after static/js/table_kit.js and table.js, sharing window.Sahrat.
+    SCRIPTS: tuple[str, ...]
     # A finished match's recap (the engine's ``recap``) in words; None for a game without one.
     recap_words: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]] | None
 

@@ -26,6 +26,9 @@ from games.faces.common import (
 NAME = gettext_lazy("Hand")
 TEMPLATE = "games/views/hand.html"
 STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
+# The table page's Hand scripts, in the order they run: the meld rules, then the shared state
+# and the hand's order, the tray and the moves, and what each frame changes and the taps.
+SCRIPTS = ("js/melds.js", "js/hand_cards.js", "js/hand_tray.js", "js/hand.js")
 
 MUST_WORDS = {
     "draw": lambda: _("draw a card"),
@@ -297,7 +300,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
             for seat, cards in enumerate(view["hands"])
         ]
     hand = view.get("hand") or []
-    # What the page's script reads (static/js/hand.js): this seat's own view exactly as the JSON
+    # What the page's scripts read (static/js/hand*.js): this seat's own view exactly as the JSON
     # socket would send it (docs/views/hand.md: never another seat's cards while a round is
     # played) and the spoken words of every card, for the joker picker and the staged melds.
     data = {"view": view, "you": you, "mine": mine, "names": card_names()}

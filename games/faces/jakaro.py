@@ -26,6 +26,9 @@ from games.jakaro.guide import explain
 NAME = gettext_lazy("Jakaro")
 TEMPLATE = "games/views/jakaro.html"
 STYLESHEET = "css/jakaro.css"  # linked after css/table.css by the pages that draw a board
+# The table page's Jakaro scripts, in the order they run: the board as drawn, the choices and
+# the move sent, then each board set up, the settings and sounds, and the taps.
+SCRIPTS = ("js/jakaro_board.js", "js/jakaro_pick.js", "js/jakaro.js")
 
 
 def _jakaro_pos(pos: int, start: int) -> str:

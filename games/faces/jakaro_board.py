@@ -1,5 +1,5 @@
 """The Jakaro board as an SVG drawn by the server, as numbers, so it shows with no script at all;
-the page's script (static/js/jakaro.js) only adds the taps. The track is a ring of 20 × 20 cells
+the page's scripts (static/js/jakaro*.js) only add the taps. The track is a ring of 20 × 20 cells
 (76 squares: 19 a side), the viewer's start at the bottom middle; a colour's quarter is the
 bottom one turned by a quarter turn per colour, so every colour's start, base and home column
 sit the same way on its side, as on the wooden board."""
