@@ -385,3 +385,41 @@ def test_the_circle_finder_names_each_import_of_a_circle(tmp_path):
         "    app/b.py:1: import app.c",
         "    app/c.py:2: from .a import thing",
     ]
+
+
+# Where a newcomer reads: every file of the product, the benchmarks, the scripts, the pages and
+# their assets. The engines are exempt (a game's rules read best whole), as are migrations
+# (generated), the vendored assets and the standalone verifier, which is one file by design: an
+# auditor downloads that one file and runs it with nothing else.
+LONGEST = 400
+READ = [*PRODUCT, "bench", "scripts", "templates", "static"]
+EXEMPT = ["games/hand", "games/jakaro", "verify/standalone", "static/vendor"]
+SOURCES = {".py", ".js", ".mjs", ".css", ".html"}
+
+
+def long_files(root: Path = ROOT, read: Iterable[str] = READ, limit: int = LONGEST) -> list[str]:
+    """Each file above ``limit`` lines, as "path: N lines"."""
+    found = []
+    for top in read:
+        for path in sorted((root / top).rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            if path.suffix not in SOURCES or "migrations" in path.parts:
+                continue
+            if any(rel == e or rel.startswith(e + "/") for e in EXEMPT):
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > limit:
+                found.append(f"{rel}: {lines} lines")
+    return found
+
+
+def test_no_file_a_newcomer_reads_is_above_four_hundred_lines():
+    assert long_files() == [], "split these by what they do"
+
+
+def test_the_length_rule_sees_a_long_file_and_skips_the_exempt(tmp_path):
+    (tmp_path / "games" / "hand").mkdir(parents=True)
+    (tmp_path / "games" / "hand" / "engine.py").write_text("x = 1\n" * 500)
+    (tmp_path / "games" / "long.py").write_text("x = 1\n" * 401)
+    (tmp_path / "games" / "short.py").write_text("x = 1\n" * 400)
+    assert long_files(tmp_path, ["games"]) == ["games/long.py: 401 lines"]
