@@ -121,7 +121,9 @@ def browser_page(chromium):
 # and Redis); tests that stop, kill or re-clock their servers start their own (live_servers).
 
 LIVE_CLOCKS = {
-    "BOT_DELAY": "0.1",  # a bot answers at once (its move is a Celery countdown task)
+    # A bot answers at once (its move is still a Celery countdown task): a whole match through a
+    # page waited 0.1 s a bot move, a good part of a browser match's time.
+    "BOT_DELAY": "0.01",
     "SERVER_STEP_DELAY": "0.3",  # Hand's next deal
     "SWEEP_S": "0.5",  # the beat sweeper's safety net
     "SEAT_KEEP_SECONDS": "60",

@@ -47,3 +47,14 @@ if "synchronous_commit" not in os.environ.get("PGOPTIONS", ""):
     os.environ["PGOPTIONS"] = f"{os.environ.get('PGOPTIONS', '')} -c synchronous_commit=off".strip()
 
 from sahrat_site.settings import *  # noqa: E402, F403
+
+# The flush after each transactional test (one TRUNCATE of every table) can deadlock with a live
+# site's own query that takes two tables (its beat sweeper's, every half second). PostgreSQL
+# aborts the side that finds the deadlock, the first to have waited deadlock_timeout: the test
+# process's own connections wait longer (the site's keep the default 1 s), so it is the site's
+# query that gives way (its sweeper runs again) and never the flush, which failed a test's
+# teardown. Only this process's connections: the servers it starts read PGOPTIONS alone.
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):  # noqa: F405
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (  # noqa: F405
+        f"{os.environ['PGOPTIONS']} -c deadlock_timeout=10s"
+    )

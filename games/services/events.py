@@ -12,6 +12,7 @@ import concurrent.futures
 import functools
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,8 @@ def group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
     thread of the server's event loop (``database_sync_to_async``): the publish is handed to
     that loop and not waited for. Waiting held the thread for nothing (the change is committed),
     and for ever once the loop had stopped: a socket closing as Daphne got SIGTERM kept it from
-    exiting until it was killed. Anywhere else (Celery, commands) it runs to the end here."""
+    exiting until it was killed. Anywhere else (Celery, commands) it is waited for, on the
+    process's own publishing loop (``_own_loop``)."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     here = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
     try:
@@ -47,9 +49,34 @@ def group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
             else:  # the server is stopping: the other processes' sockets still get it
                 asyncio.run(layer.group_send(group, event))
             return
-        async_to_sync(layer.group_send)(group, event)
+        if in_a_loop:  # an async caller with no server loop (a test's communicator, say)
+            async_to_sync(layer.group_send)(group, event)
+        else:
+            publish = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _own_loop())
+            publish.result(timeout=PUBLISH_WAIT_S)
     except Exception as exc:
         log.warning("broadcast to %s failed: %r", group, exc)
+
+
+# A process with no server loop (the Celery worker, a command, the tests) publishes on one loop
+# of its own, in a thread of its own, for its whole life. async_to_sync made a new loop and a new
+# thread for each publish, and so a new Redis connection (channels_redis keeps its connections
+# per loop): about a fifth of a move's time in the worker that plays the bots and time-outs.
+PUBLISH_WAIT_S = 10.0
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid: int | None = None
+_loop_lock = threading.Lock()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    """This process's publishing loop, started at its first publish (after a fork: anew)."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid() or _loop.is_closed():
+            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
+            thread = threading.Thread(target=_loop.run_forever, name="sahrat-publish", daemon=True)
+            thread.start()
+        return _loop
 
 
 def _published(group: str, done: concurrent.futures.Future) -> None:

@@ -39,11 +39,15 @@ def player(django_user_model, name: str, display: str, lang: str = "ar"):
 
 
 def open_as(chromium, base: str, user, lang: str = "ar", **options):
-    """A browser context signed in as ``user`` (its session cookie), phone-sized unless
-    ``options`` (Playwright's context options: a viewport, touch, bypass_csp…) say otherwise."""
+    """A browser context signed in as ``user`` (its session cookie), phone-sized and asking for
+    reduced motion unless ``options`` (Playwright's context options: a viewport, touch,
+    bypass_csp, reduced_motion…) say otherwise."""
     client = Client()
     client.force_login(user)
-    context = chromium.new_context(**{"viewport": PHONE, "locale": lang, **options})
+    # Reduced motion unless a test asks for it: Playwright waits for an element to stop moving
+    # before it taps it, so every animated move cost a test its length in waiting.
+    defaults = {"viewport": PHONE, "locale": lang, "reduced_motion": "reduce"}
+    context = chromium.new_context(**{**defaults, **options})
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
     )
@@ -99,14 +103,15 @@ def sit(page, seat: int) -> None:
     page.wait_for_selector(f"#table-live[data-you-seat='{seat}']")
 
 
-def play_jakaro_as_the_bot(page, match: Match, on_turn=None) -> int:
-    """Tap every one of the page's Jakaro turns to the end of ``match``, each time the move the
-    bot would choose for that seat (quicker to the end than the first button); returns how many
-    turns were tapped. ``on_turn(seq, turns)`` runs before each tap (a test's own checks)."""
+def play_jakaro_as_the_bot(page, match: Match, on_turn=None, turns_at_most: int = 0) -> int:
+    """Tap every one of the page's Jakaro turns to the end of ``match`` (or its first
+    ``turns_at_most``), each time the move the bot would choose for that seat (quicker to the
+    end than the first button); returns how many turns were tapped. ``on_turn(seq, turns)``
+    runs before each tap (a test's own checks)."""
     engine = games.get("jakaro")
     seat = int(page.locator("#table-live").get_attribute("data-you-seat"))
     turns = after = 0
-    while True:
+    while not turns_at_most or turns < turns_at_most:
         # A frame lost on the way is repaired by the page's idle check (docs/protocol.md).
         wait_my_turn_or_end(page, after)
         live = page.locator("#table-live")
@@ -120,6 +125,7 @@ def play_jakaro_as_the_bot(page, match: Match, on_turn=None) -> int:
         page.locator(f".moves button[data-action='{choice}']").click()
         turns += 1
         after = seq + 1
+    return turns
 
 
 # Test-side watch over the majlis page's lobby socket: its first frame (the hello) comes once the

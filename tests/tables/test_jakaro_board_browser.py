@@ -797,6 +797,7 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
           return animate.call(this, frames, options); }; }"""
     a.evaluate(record)
     b.evaluate(record)
+    a.emulate_media(reduced_motion="no-preference")  # the test pages reduce motion by default
     b.emulate_media(reduced_motion="reduce")
     match = scripted(
         table_id,

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from games import services
-from games.models import Match, MatchSeed, Table
+from games.models import Match, MatchAction, MatchSeed, Table
 from tests.support.shots import screenshot
 from tests.tables.helpers import advance_until, seed_for
 from tests.tables.test_browser_tables import (
@@ -60,14 +60,19 @@ def finish_elsewhere(match: Match) -> Match:
 
 
 def play_jakaro_through_the_page(page, base) -> Match:
-    """As tests/tables/test_browser_tables.py: sit, a bot opposite, every turn tapped."""
+    """As tests/tables/test_browser_tables.py: sit (the browser's seed), a bot opposite, the
+    first turns tapped; the rest of the match is played by time-outs (``finish_elsewhere``),
+    so the log the browser replays holds the player's moves, the bot's and time-outs. A whole
+    match tapped through the page is tests/tables/test_browser_tables.py's subject."""
     table_id = create_table(page, base, game="jakaro", players=2)
     sit(page, 0)
     page.get_by_test_id("bot-1").click()
     page.wait_for_selector("#table-live[data-status='playing']")
     match = Match.objects.get(table__public_id=table_id, number=1)
-    play_jakaro_as_the_bot(page, match)
-    match.refresh_from_db()
+    assert play_jakaro_as_the_bot(page, match, turns_at_most=4) == 4
+    match = finish_elsewhere(match)
+    assert match.actions.filter(by=MatchAction.By.PLAYER).exists()
+    assert match.actions.filter(by=MatchAction.By.TIMEOUT).exists()
     assert match.status == Match.Status.FINISHED
     return match
 

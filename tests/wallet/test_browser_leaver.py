@@ -8,8 +8,10 @@ left, and her wallet's stake line says she left that match. Screenshots go to te
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.db.models import F
 
 import games
 from games.models import Match, MatchAction, Seat
@@ -111,8 +113,15 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         assert not Seat.objects.get(table=table, number=0).left
         screenshot(a, "leaver-warned-ar.png", full_page=True)
 
-        # She goes again and stays away past the keeping: her seat is given up.
+        # She goes again and stays away past the keeping: her seat is given up. The keeping's
+        # seconds pass at once (her seat's away time moved back by them, as in
+        # tests/tables/helpers.py advance_until): it is the beat sweeper that gives it up.
         a.close()
+        away_seat = Seat.objects.filter(
+            table=table, number=0, connected=0, away_since__isnull=False
+        )
+        wait_for(away_seat.exists, what="seat 0 away")
+        away_seat.update(away_since=F("away_since") - timedelta(seconds=KEEP_S))
         wait_for(
             lambda: Seat.objects.get(table=table, number=0).left,
             seconds=KEEP_S * 4,
