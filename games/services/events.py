@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from cachetools import FIFOCache
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -32,7 +32,7 @@ def group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
     thread of the server's event loop (``database_sync_to_async``): the publish is handed to
     that loop and not waited for. Waiting held the thread for nothing (the change is committed),
     and for ever once the loop had stopped: a socket closing as Daphne got SIGTERM kept it from
-    exiting until it was killed. Anywhere else (Celery, commands) it is waited for, on the
+    exiting until it was killed. Anywhere else (Celery, commands, tests) it is waited for, on the
     process's own publishing loop (``_own_loop``)."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     here = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
@@ -49,11 +49,11 @@ def group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
             else:  # the server is stopping: the other processes' sockets still get it
                 asyncio.run(layer.group_send(group, event))
             return
-        if in_a_loop:  # an async caller with no server loop (a test's communicator, say)
-            async_to_sync(layer.group_send)(group, event)
-        else:
-            publish = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _own_loop())
-            publish.result(timeout=PUBLISH_WAIT_S)
+        # Sync code on a thread whose own loop is running (Playwright's sync API, say) waits on
+        # the publishing loop too: async_to_sync refuses to run there at all, and the lobby's
+        # notice was lost.
+        publish = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _own_loop())
+        publish.result(timeout=PUBLISH_WAIT_S)
     except Exception as exc:
         log.warning("broadcast to %s failed: %r", group, exc)
 

@@ -81,6 +81,12 @@ def advance_until(
     raise AssertionError("the condition never held")
 
 
+def play_out(match: Match) -> Match:
+    """Play the match to its end as its deadlines pass (time-outs for the people, the bots'
+    and the server's moves), at once: the rest of a match whose first turns a test tapped."""
+    return advance_until(match, lambda m: m.status == Match.Status.FINISHED, limit=20_000)
+
+
 def replay_state(match: Match) -> Any:
     """The state the match's log gives when replayed from its (revealed) secret."""
     engine = games.get(match.game)

@@ -76,6 +76,33 @@ def back_live(page, seq: int) -> None:
     page.wait_for_selector("#table-down", state="hidden")
 
 
+# The page counts the closes it has handled (an init script: it runs before the page's own).
+COUNT_CLOSES = (
+    "window.__closes = 0;"
+    "document.addEventListener('htmx:wsClose', () => { window.__closes += 1; });"
+)
+# Longer than any wait of the page's before its next try while these tests run it (docs above
+# static/js/table.js's backoff: the floors, then the first tries' exponential back-off).
+NEXT_TRY_MS = 8_000
+
+
+def hurried(page) -> None:
+    """The page's timers on Playwright's clock (installed before it loads), so a test passes a
+    back-off at once (``next_try``) instead of waiting it out; time still flows meanwhile."""
+    page.clock.install()
+    page.add_init_script(COUNT_CLOSES)
+
+
+def next_try(page) -> None:
+    """Pass the page's wait before its next try, and wait for that try: refused (one more
+    close handled) or accepted (the page is live)."""
+    seen = page.evaluate("window.__closes")
+    page.clock.fast_forward(NEXT_TRY_MS)
+    page.wait_for_function(
+        "n => window.__closes > n || document.querySelector('#table-conn.on')", arg=seen
+    )
+
+
 CASES = [
     ("server", 1000),
     ("server", 4409),
@@ -103,6 +130,7 @@ def test_the_page_shows_the_outage_and_comes_back_by_itself(
     ali = player(django_user_model, "ali", "Ali", lang="en")
     match = start([sara, ali], RICH["options"])
     context, page = open_as(chromium, base, sara, lang="ar")
+    hurried(page)
     routes: list = []
     if how == "proxy":
 
@@ -129,6 +157,8 @@ def test_the_page_shows_the_outage_and_comes_back_by_itself(
         seen = banner_seen(page)
         assert "انقطع الاتصال" in seen["text"], seen
         assert seen["own"] and "off" in seen["own"].split(), seen  # your own dot: away
+        if page.locator("#table-conn.on").count() == 0:
+            next_try(page)  # past the wait its code asks for (4409, 4429, 4503: seconds)
         back_live(page, seq)
         assert page.evaluate("window.__codes")[0] == code
         assert page.locator("#table-live .you .dot.on").count() >= 1
@@ -149,6 +179,7 @@ def test_a_refusal_of_who_you_are_is_final_and_offers_a_reload(
     ali = player(django_user_model, "ali", "Ali", lang="en")
     match = start([sara, ali], RICH["options"])
     context, page = open_as(chromium, base, sara, lang="en")
+    hurried(page)
     sockets: list = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     try:
@@ -160,7 +191,10 @@ def test_a_refusal_of_who_you_are_is_final_and_offers_a_reload(
         reload = page.get_by_test_id("reload")
         reload.wait_for()
         opened = len(sockets)
-        page.wait_for_timeout(3000)  # a retry would have come by now (the first is under 1 s)
+        # Past any back-off and the reload offer's time: a retry would have been made by now;
+        # its socket would show within the half second after.
+        page.clock.fast_forward(30_000)
+        page.wait_for_timeout(500)
         assert len(sockets) == opened and page.locator("#table-conn.on").count() == 0
         reload.click()
         wait_live(page)
@@ -190,18 +224,28 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         for _ in range(10)
     ]
     context, page = open_as(chromium, base, sara, lang="ar")
+    hurried(page)
     try:
         for ws in others:
             assert '"hello"' in ws.recv(timeout=30)
         page.goto(f"{base}/majlis/t/{match.table.public_id}/")
+        page.wait_for_function("() => window.__closes > 0")  # its first try refused
         reload = page.get_by_test_id("reload")
-        reload.wait_for(timeout=60_000)
+        for _ in range(10):  # the offer comes after five tries (OFFER_RELOAD_TRIES)
+            if reload.is_visible():
+                break
+            next_try(page)
+        reload.wait_for()
         assert "ما زال الاتصال منقطعًا" in page.get_by_test_id("table-down-text").inner_text()
         assert page.locator("#table-conn.on").count() == 0
         screenshot(page, "table-down-ar.png")
         for ws in others:
             ws.close()
         others = []
+        for _ in range(10):  # the server may count a closed one for a moment yet
+            if page.locator("#table-conn.on").count():
+                break
+            next_try(page)
         wait_live(page)
         page.wait_for_selector("#table-down", state="hidden")
         assert reload.is_hidden()
@@ -250,6 +294,7 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
         for user, lang in ((sara, "ar"), (ali, "en"), (mona, "ar")):
             context, page = open_as(chromium, base, user, lang=lang)
             contexts.append(context)
+            hurried(page)
             page.route_web_socket("**/ws/table/**", gate)
             goto(page, base, match)
             page.evaluate(WATCH)
@@ -271,6 +316,7 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
         first = int(left.translate(str.maketrans(ARABIC_INDIC, "0123456789")))
         assert 0 < first <= float(LIVE_CLOCKS["SEAT_KEEP_SECONDS"])  # the live server's
         # It counts down (the next second shown is a smaller number).
+        sara_page.clock.fast_forward(1_000)
         sara_page.wait_for_function(
             "s => document.querySelector('[data-testid=keep-left]').textContent.trim() !== s",
             arg=left,
@@ -290,6 +336,10 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
 
         blocked.clear()
         for page in (sara_page, ali_page):
+            for _ in range(10):  # past the back-off its refused tries have grown to
+                if page.locator("#table-conn.on").count():
+                    break
+                next_try(page)
             page.wait_for_selector("#table-down", state="hidden")
             wait_live(page)
             assert page.get_by_test_id("table-down-keep").is_hidden()

@@ -12,6 +12,7 @@ from django.test import Client
 
 import games
 from games.models import Majlis, Match, Table
+from tests.support.console import Console
 from tests.support.shots import screenshot
 from tests.support.tables import quiet_the_tables
 
@@ -258,6 +259,7 @@ def test_a_whole_match_against_a_bot_through_the_page(
     base = live_site
     nora = player(django_user_model, "nora", "نورة")
     ctx, page = open_as(chromium, base, nora)
+    console = Console(page)  # not one console error, script error or CSP violation on the way
     try:
         table_id = create_table(page, base, game="jakaro", players=2)
         sit(page, 0)
@@ -275,6 +277,9 @@ def test_a_whole_match_against_a_bot_through_the_page(
         assert match.status == Match.Status.FINISHED and turns > 10
         result = page.get_by_test_id("result")
         result.wait_for()
+        page.get_by_test_id("jakaro-end").wait_for()
+        problems = console.problems()
+        assert problems == [], (len(problems), problems[:3])
         assert page.get_by_test_id("secret").first.inner_text().strip() == match.secret
         screenshot(page, "bot-match-result-ar.png", full_page=True)
 

@@ -7,10 +7,8 @@ microseconds, two bots at one table told apart, the replay in words, and the Ver
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 
 from games.models import MatchAction
 from tests.support.shots import screenshot
@@ -33,28 +31,13 @@ ARABIC_DATE = re.compile(rf"^[٠-٩]{{1,2}} ({ARABIC_MONTHS}) [٠-٩]{{4}}، [٠
 RAW_TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}\.\d+|[٠-٩]{4}-")
 
 
-def elsewhere(fn, *args, **kwargs):
-    """A service call in a thread of its own: Playwright's loop owns this one, and the services'
-    broadcasts (async_to_sync) need a thread without a running loop."""
-
-    def run():
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
-
-
 def set_balance(user, staff, target: int, step: list[int]) -> None:
     """Move a wallet to ``target`` coins with one staff adjustment (through the ledger)."""
     now = wallet_services.balance_of(user)
     if now == target:
         return
     step[0] += 1
-    elsewhere(
-        wallet_services.adjust,
+    wallet_services.adjust(
         staff=staff,
         user=user,
         amount=abs(now - target),
@@ -73,7 +56,7 @@ def test_the_wallet_counts_coins_in_every_arabic_plural_form_with_day_first_date
     base = live_site
     huda = player(django_user_model, "huda", "هدى")
     staff = django_user_model.objects.create_user("boss", password="x-Long-pass-123", is_staff=True)
-    elsewhere(wallet_services.grant_starter, user=huda)
+    wallet_services.grant_starter(user=huda)
     ctx, page = open_as(chromium, base, huda)
     step = [0]
     try:
@@ -193,7 +176,7 @@ def test_the_replay_speaks_words_not_engine_notation(
     users,
 ):
     base = live_site
-    match = elsewhere(play_match, creator, users, "hand", {"players": 2, "rounds": 1})
+    match = play_match(creator, users, "hand", {"players": 2, "rounds": 1})
     draw = MatchAction.objects.filter(match=match, action="draw stock").order_by("seq").first()
     assert draw is not None
     ctx, page = open_as(chromium, base, users[0])
@@ -217,7 +200,7 @@ def test_the_verify_page_says_matches_as_agrees(
     users,
 ):
     base = live_site
-    match = elsewhere(play_match, creator, users, "hand", {"players": 2, "rounds": 1})
+    match = play_match(creator, users, "hand", {"players": 2, "rounds": 1})
     ctx, page = open_as(chromium, base, users[0])
     try:
         # The Verify page: every event the browser recomputed says «مطابق».
@@ -238,7 +221,7 @@ def test_the_verify_page_dates_are_day_first_without_microseconds(
     users,
 ):
     base = live_site
-    match = elsewhere(play_match, creator, users, "hand", {"players": 2, "rounds": 1})
+    match = play_match(creator, users, "hand", {"players": 2, "rounds": 1})
     ctx, page = open_as(chromium, base, users[0])
     try:
         page.goto(f"{base}/verify/m/{match.public_id}/")

@@ -13,11 +13,9 @@ after each one. Screenshots of each state go to test-artifacts/."""
 from __future__ import annotations
 
 import json
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 import games
@@ -25,6 +23,7 @@ from games import services
 from games.hand import scenario
 from games.models import Match
 from tests.conftest import ARTIFACTS
+from tests.support.console import Console
 from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
@@ -39,6 +38,8 @@ from tests.tables.test_browser_tables import (
 
 # The pages write numbers in the viewer's digits (Arabic-Indic in Arabic): read them as 0-9.
 WESTERN = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
+IDLE_MS = 10_000  # static/js/table.js: how long a page hears nothing before it checks in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,18 +64,8 @@ def rig(match: Match, position: dict, *, told: bool = True) -> int:
 
 
 def tell(match: Match) -> None:
-    """services.broadcast from a thread of its own: Playwright's sync API keeps an event loop
-    in the test's thread, where async_to_sync may not run."""
-
-    def send() -> None:
-        try:
-            services.broadcast(match.table, match)
-        finally:
-            connections.close_all()  # this thread's connection goes back to the pool
-
-    worker = threading.Thread(target=send)
-    worker.start()
-    worker.join()
+    """Tell the table's pages the match changed, as a move does."""
+    services.broadcast(match.table, match)
 
 
 def start(users, options: dict) -> Match:
@@ -470,6 +461,7 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
     base = live_site
     huda = player(django_user_model, "huda", "هدى")
     ctx, page = open_as(chromium, base, huda)
+    console = Console(page)  # not one console error, script error or CSP violation on the way
     try:
         # One round (the create form always makes five): the table is made by the service, the
         # seat taken and the bot added there, and the whole round is played in the page.
@@ -502,6 +494,9 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
             wait_seq(page, seq + 1)
         assert turns >= 1
         page.get_by_test_id("result").wait_for()
+        assert Match.objects.get(table=table, number=1).status == Match.Status.FINISHED
+        problems = console.problems()
+        assert problems == [], (len(problems), problems[:3])
         page.get_by_test_id("score-sheet").locator("summary").click()
         assert page.get_by_test_id("score-sheet").locator("tbody tr").count() == 2
         shot(page, "11-bot-match-result-ar")
@@ -641,11 +636,13 @@ def test_a_lost_update_is_caught_up_by_the_pages_idle_check(
     context, page = open_as(chromium, base, sara, lang="ar")
     sent: list[dict] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    page.clock.install()  # the page's timers on Playwright's clock: its idle time passes at once
     try:
         goto(page, base, match)
         wait_seq(page, rig(match, RICH))  # the page now shows a deadline minutes away
         before = my_cards(page)
         seq = rig(match, RICH, told=False)
+        page.clock.fast_forward(IDLE_MS)  # nothing heard for that long: the page checks in
         wait_seq(page, seq)
         checks = [f for f in sent if f.get("type") == "sync"]
         assert checks and checks[0].get("match") == match.public_id

@@ -10,12 +10,10 @@ import gzip
 import json
 import random
 import re
-import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 import games
@@ -53,29 +51,15 @@ def majlis():
 
 
 def set_position(table_id: str, position: dict) -> Match:
-    """Put the table's match in a scripted position and tell the pages, as a move would. In a
-    thread of its own: Playwright's event loop in this one forbids the channel layer's sync
-    call."""
-    done: list[Match] = []
-
-    def work() -> None:
-        try:
-            table = Table.objects.get(public_id=table_id)
-            match = Match.objects.get(table=table, status=Match.Status.PLAYING)
-            state, _rng = build(position)
-            match.snapshot = ENGINE.to_json(state)
-            match.seq += 1
-            match.save(update_fields=["snapshot", "seq"])
-            services.broadcast(table, match)
-            done.append(match)
-        finally:
-            connection.close()
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    worker.join()
-    assert done, "the position was not set"
-    return done[0]
+    """Put the table's match in a scripted position and tell the pages, as a move would."""
+    table = Table.objects.get(public_id=table_id)
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    state, _rng = build(position)
+    match.snapshot = ENGINE.to_json(state)
+    match.seq += 1
+    match.save(update_fields=["snapshot", "seq"])
+    services.broadcast(table, match)
+    return match
 
 
 def state_of(match: Match):

@@ -5,10 +5,7 @@ form of the link, /verify/<id>/, moves permanently to /verify/m/<id>/ (it may be
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from games import services
@@ -32,20 +29,6 @@ def finished_match(owner, humans: list, game: str, options: dict, stake: int = 0
         services.seat_add_bot(user=owner, table_id=table.public_id, number=number)
     match = Match.objects.get(table=table, number=1)
     return advance_until(match, lambda m: m.status == Match.Status.FINISHED, limit=20_000)
-
-
-def elsewhere(fn, *args):
-    """Run ``fn`` in a thread of its own: Playwright's event loop owns the test's thread, and
-    the services' broadcasts (async_to_sync) need a thread without a running loop."""
-
-    def run():
-        try:
-            return fn(*args)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def test_the_old_link_form_moves_permanently_to_the_match_page(client, fast_clocks, creator, users):
@@ -82,9 +65,9 @@ def test_every_verify_link_after_a_match_opens_that_matchs_page(
 ):
     base = live_site
     player = users[0]
-    hand = elsewhere(finished_match, creator, [player], "hand", {"players": 2, "rounds": 1})
-    jakaro = elsewhere(finished_match, creator, [player], "jakaro", {"players": 2})
-    coins = elsewhere(finished_match, creator, users[1:3], "jakaro", {"players": 2}, 10)
+    hand = finished_match(creator, [player], "hand", {"players": 2, "rounds": 1})
+    jakaro = finished_match(creator, [player], "jakaro", {"players": 2})
+    coins = finished_match(creator, users[1:3], "jakaro", {"players": 2}, 10)
     ctx, page = open_as(chromium, base, player)
     ctx_c, page_c = open_as(chromium, base, users[1])
     try:
