@@ -23,6 +23,7 @@ from games.jakaro.scenario import build
 from games.models import Majlis, Match, Table
 from tests.support.shots import screenshot
 from tests.support.tables import quiet_the_tables
+from tests.tables.helpers import seat_humans
 from tests.tables.test_browser_tables import (
     open_as,
     player,
@@ -79,14 +80,14 @@ def pair(live_site, chromium, majlis, django_user_model):
     for page in (a, b):  # a script error shows in the test's output
         page.on("pageerror", lambda exc: print("page error:", exc))
         page.on("console", lambda msg: print("console:", msg.text))
+    # Both seated by the service before their pages open (sitting through the page is
+    # tests/tables/test_browser_tables.py's subject): each page opens on the match in play.
     table = services.table_create(user=sara, game="jakaro", options={"players": 2}, majlis=majlis)
-    for page in (a, b):
+    seat_humans(table, [sara, ali])
+    for page, seat in ((a, 0), (b, 1)):
         page.goto(f"{base}/majlis/t/{table.public_id}/")
         wait_live(page)
-    sit(a, 0)
-    sit(b, 1)
-    for page in (a, b):
-        page.wait_for_selector("#table-live[data-status='playing']")
+        page.wait_for_selector(f"#table-live[data-status='playing'][data-you-seat='{seat}']")
     try:
         yield table.public_id, a, b
     finally:
@@ -453,6 +454,13 @@ def random_position(rnd: random.Random) -> dict:
     return {"marbles": marbles, "hands": {0: sorted(deck[:4]), 1: deck[4:6]}}
 
 
+# The exploration taps a board hundreds of times: each tap skips Playwright's wait for the
+# element to hold still over two animation frames (nothing moves: reduced motion). It is still
+# a real pointer tap at the element's centre, so a board that covered a marble or a target
+# would not reach its action, and the sets would differ.
+TAP = {"force": True}
+
+
 def reachable(page) -> set[str]:
     """Every action the board lets Sara reach, found by tapping (with "confirm moves" on, so a
     one-tap move shows its confirmation instead of being sent)."""
@@ -461,7 +469,7 @@ def reachable(page) -> set[str]:
 
     def take_bar() -> None:
         got.add(bar.get_attribute("data-jk-action"))
-        page.get_by_test_id("jk-cancel").click()
+        page.get_by_test_id("jk-cancel").click(**TAP)
 
     def lit_marbles(cls: str = "can") -> list[int]:
         return page.locator(f"#jakaro .jk-marble.{cls}").evaluate_all(
@@ -472,15 +480,15 @@ def reachable(page) -> set[str]:
         "els => els.map(e => e.dataset.card)"
     )
     for c in cards:
-        card(page, c).click()
+        card(page, c).click(**TAP)
         if bar.is_visible():  # a discard
             take_bar()
             continue
         if page.get_by_test_id("jk-burn").is_visible():
             got.add(page.get_by_test_id("jk-burn").get_attribute("data-jk-action"))
         for m in lit_marbles():
-            card(page, c).click()
-            marble(page, m).click()
+            card(page, c).click(**TAP)
+            marble(page, m).click(**TAP)
             if bar.is_visible():
                 take_bar()
                 continue
@@ -494,14 +502,14 @@ def reachable(page) -> set[str]:
                 "els => els.filter(e => e.dataset.jkSplit).map(e => e.dataset.jkSplit)"
             )
             for x in splits:  # the first marble's steps
-                card(page, c).click()
-                marble(page, m).click()
-                page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+                card(page, c).click(**TAP)
+                marble(page, m).click(**TAP)
+                page.locator(f"#jakaro .target[data-jk-split='{x}']").click(**TAP)
                 for second in lit_marbles("second"):
-                    card(page, c).click()
-                    marble(page, m).click()
-                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
-                    marble(page, second).click()
+                    card(page, c).click(**TAP)
+                    marble(page, m).click(**TAP)
+                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click(**TAP)
+                    marble(page, second).click(**TAP)
                     take_bar()
     return got
 
