@@ -454,13 +454,6 @@ def random_position(rnd: random.Random) -> dict:
     return {"marbles": marbles, "hands": {0: sorted(deck[:4]), 1: deck[4:6]}}
 
 
-# The exploration taps a board hundreds of times: each tap skips Playwright's wait for the
-# element to hold still over two animation frames (nothing moves: reduced motion). It is still
-# a real pointer tap at the element's centre, so a board that covered a marble or a target
-# would not reach its action, and the sets would differ.
-TAP = {"force": True}
-
-
 def reachable(page) -> set[str]:
     """Every action the board lets Sara reach, found by tapping (with "confirm moves" on, so a
     one-tap move shows its confirmation instead of being sent)."""
@@ -469,7 +462,7 @@ def reachable(page) -> set[str]:
 
     def take_bar() -> None:
         got.add(bar.get_attribute("data-jk-action"))
-        page.get_by_test_id("jk-cancel").click(**TAP)
+        page.get_by_test_id("jk-cancel").click()
 
     def lit_marbles(cls: str = "can") -> list[int]:
         return page.locator(f"#jakaro .jk-marble.{cls}").evaluate_all(
@@ -480,15 +473,15 @@ def reachable(page) -> set[str]:
         "els => els.map(e => e.dataset.card)"
     )
     for c in cards:
-        card(page, c).click(**TAP)
+        card(page, c).click()
         if bar.is_visible():  # a discard
             take_bar()
             continue
         if page.get_by_test_id("jk-burn").is_visible():
             got.add(page.get_by_test_id("jk-burn").get_attribute("data-jk-action"))
         for m in lit_marbles():
-            card(page, c).click(**TAP)
-            marble(page, m).click(**TAP)
+            card(page, c).click()
+            marble(page, m).click()
             if bar.is_visible():
                 take_bar()
                 continue
@@ -502,14 +495,14 @@ def reachable(page) -> set[str]:
                 "els => els.filter(e => e.dataset.jkSplit).map(e => e.dataset.jkSplit)"
             )
             for x in splits:  # the first marble's steps
-                card(page, c).click(**TAP)
-                marble(page, m).click(**TAP)
-                page.locator(f"#jakaro .target[data-jk-split='{x}']").click(**TAP)
+                card(page, c).click()
+                marble(page, m).click()
+                page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
                 for second in lit_marbles("second"):
-                    card(page, c).click(**TAP)
-                    marble(page, m).click(**TAP)
-                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click(**TAP)
-                    marble(page, second).click(**TAP)
+                    card(page, c).click()
+                    marble(page, m).click()
+                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+                    marble(page, second).click()
                     take_bar()
     return got
 
