@@ -11,10 +11,12 @@ import json
 import random
 import re
 import urllib.request
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 import games
 from games import services
@@ -23,6 +25,7 @@ from games.jakaro.scenario import build
 from games.models import Majlis, Match, Table
 from tests.support.shots import screenshot
 from tests.support.tables import quiet_the_tables
+from tests.tables.conftest import LIVE_CLOCKS
 from tests.tables.helpers import seat_humans
 from tests.tables.test_browser_tables import (
     open_as,
@@ -84,6 +87,11 @@ def pair(live_site, chromium, majlis, django_user_model):
     # tests/tables/test_browser_tables.py's subject): each page opens on the match in play.
     table = services.table_create(user=sara, game="jakaro", options={"players": 2}, majlis=majlis)
     seat_humans(table, [sara, ali])
+    # Seated before their pages connect, the first turn was clocked as an away seat's
+    # (AWAY_TURN_SECONDS): give it the live site's turn, as sitting from the page does.
+    Match.objects.filter(table=table, status=Match.Status.PLAYING).update(
+        deadline=timezone.now() + timedelta(seconds=float(LIVE_CLOCKS["TURN_SECONDS_OVERRIDE"]))
+    )
     for page, seat in ((a, 0), (b, 1)):
         page.goto(f"{base}/majlis/t/{table.public_id}/")
         wait_live(page)
@@ -507,6 +515,60 @@ def reachable(page) -> set[str]:
     return got
 
 
+# The same exploration as ``reachable``, tap for tap, run inside the page: each tap a click
+# event on the element the player would tap, read back at once (the board answers a tap
+# synchronously). Hundreds of Playwright taps made a long Seven position cost half a minute on
+# a loaded machine; the taps themselves (hit-testing, visibility) are the other tests' subject,
+# and each test below checks this explorer against ``reachable`` on its first position.
+EXPLORE = """() => {
+  const got = new Set();
+  const one = (sel) => document.querySelector(sel);
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const visible = (el) => {
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+  };
+  const tap = (el) => {
+    if (!el) throw new Error("nothing to tap");
+    el.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, view: window}));
+  };
+  const card = (c) => one(`#jakaro .jk-card[data-card='${c}']`);
+  const marble = (m) => one(`#jakaro .jk-marble[data-m='${m}']`);
+  const split = (x) => one(`#jakaro .target[data-jk-split='${x}']`);
+  const bar = () => one("#jk-bar");
+  const takeBar = () => {
+    got.add(bar().getAttribute("data-jk-action"));
+    tap(one("[data-testid=jk-cancel]"));
+  };
+  const lit = (cls) => all(`#jakaro .jk-marble.${cls}`).map((e) => +e.dataset.m);
+  for (const c of all("#jakaro .jk-card:not([disabled])").map((e) => e.dataset.card)) {
+    tap(card(c));
+    if (visible(bar())) { takeBar(); continue; }
+    const burn = one("[data-testid=jk-burn]");
+    if (visible(burn)) got.add(burn.getAttribute("data-jk-action"));
+    for (const m of lit("can")) {
+      tap(card(c)); tap(marble(m));
+      if (visible(bar())) { takeBar(); continue; }
+      const targets = all("#jakaro .target");
+      for (const t of targets) if (t.dataset.jkAction) got.add(t.dataset.jkAction);
+      for (const x of targets.filter((t) => t.dataset.jkSplit).map((t) => t.dataset.jkSplit)) {
+        tap(card(c)); tap(marble(m)); tap(split(x));
+        for (const second of lit("second")) {
+          tap(card(c)); tap(marble(m)); tap(split(x)); tap(marble(second));
+          takeBar();
+        }
+      }
+    }
+  }
+  return [...got];
+}"""
+
+
+def explored(page) -> set[str]:
+    return set(page.evaluate(EXPLORE))
+
+
 def test_the_board_offers_exactly_the_engines_legal_actions(pair):
     table_id, a, b = pair
     a.evaluate("localStorage.setItem('sahrat.jakaro.confirm', '1')")
@@ -519,7 +581,9 @@ def test_the_board_offers_exactly_the_engines_legal_actions(pair):
         if checked < 5 and len(legal) > 40:
             continue  # keep the tapping short; one long Seven position is enough
         scripted(table_id, (a, b), position)
-        assert reachable(a) == legal, position
+        assert explored(a) == legal, position
+        if checked == 0:
+            assert reachable(a) == legal, position  # the same, tapped by Playwright
         checked += 1
 
 
@@ -878,7 +942,9 @@ def test_four_players_the_board_offers_exactly_the_legal_actions(
                 continue
             match = set_position(table.public_id, position)
             wait_seq(a, match.seq)
-            assert reachable(a) == legal, position
+            assert explored(a) == legal, position
+            if checked == 0:
+                assert reachable(a) == legal, position  # the same, tapped by Playwright
             checked += 1
     finally:
         ctx.close()
