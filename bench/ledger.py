@@ -108,14 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
+    from django.db import connection
 
     from accounts.models import User
     from wallet import ledger
     from wallet import services as wallet_services
 
-    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    if connection.vendor != "postgresql":
         parser.error("the ledger bench runs on PostgreSQL: set DATABASE_URL")
     call_command("migrate", verbosity=0)
     run = secrets.token_hex(4)

@@ -33,11 +33,12 @@ WORKER_SUFFIX = f"-{WORKER}" if WORKER else ""
 def _subprocess_env() -> dict[str, str]:
     """The environment for a server process: the same settings, pointed at the test database."""
     from django.conf import settings
+    from django.db import connections
 
     db = settings.DATABASES["default"]
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "sahrat_site.settings"
-    if db["ENGINE"].endswith("postgresql"):
+    if connections["default"].vendor == "postgresql":  # the tests' own backend is one too
         user, password = db.get("USER") or "", db.get("PASSWORD") or ""
         auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
         host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432

@@ -2,7 +2,8 @@
 with beat (tests/tables/conftest.py, ``live_site``): two players in two browser contexts create
 and join a Jakaro and a Hand table and see each other's moves live; one match against a bot is
 played through the page to its result (its first turns tapped, the rest by time-outs), with not
-one console error, script error or CSP violation on the way. Screenshots (phone size) go to test-artifacts/."""
+one console error, script error or CSP violation on the way. Screenshots (phone size) go to
+test-artifacts/."""
 
 from __future__ import annotations
 
