@@ -33,7 +33,9 @@
         Date.parse(bar.dataset.barDeadline) - Date.parse(bar.dataset.now) - (Date.now() - barSeen.get(bar));
       const total = Number(bar.dataset.total) * 1000 || 1;
       const part = Math.max(0, Math.min(1, left / total));
-      bar.firstElementChild.style.inlineSize = (part * 100).toFixed(1) + "%";
+      const size = (part * 100).toFixed(1) + "%";
+      const fill = bar.firstElementChild;
+      if (fill.style.inlineSize !== size) fill.style.inlineSize = size; // unchanged: no new paint
       bar.classList.toggle("late", left < 5000);
     }
   }

@@ -113,7 +113,8 @@
       timeFor = key;
       timeFull = Math.max(left, 1);
     }
-    bar.style.inlineSize = `${Math.round((100 * left) / timeFull)}%`;
+    const size = `${Math.round((100 * left) / timeFull)}%`;
+    if (bar.style.inlineSize !== size) bar.style.inlineSize = size; // unchanged: no new paint
     bar.classList.toggle("late", left <= 5);
   }
   setInterval(tickTime, 250);

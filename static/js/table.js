@@ -291,8 +291,11 @@ function tick() {
     const left =
       Date.parse(el.dataset.deadline) - Date.parse(el.dataset.now) - (Date.now() - received.get(el));
     const seconds = Math.max(0, Math.ceil(left / 1000));
-    el.dataset.left = String(seconds);
-    el.textContent = digitFormat.format(seconds);
+    // Written only when the second changes: four rewrites a second of the same text made the
+    // page lay itself out and paint again four times a second for nothing (a phone's battery).
+    if (el.dataset.left !== String(seconds)) el.dataset.left = String(seconds);
+    const text = digitFormat.format(seconds);
+    if (el.textContent !== text) el.textContent = text;
     el.classList.toggle("late", left < 5000);
     if (left < -5000 && socket && !synced.has(el) && el.closest("#table-live .table-head")) {
       synced.add(el);
