@@ -12,6 +12,7 @@ from games.models import Match, Table
 from tests.support.shots import screenshot
 from tests.tables.helpers import make_table
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
+    POLL_MS,
     kept_seeds,
     majlis,  # noqa: F401  (a fixture)
     open_as,
@@ -154,7 +155,9 @@ def test_the_invite_link_is_copied_and_shared(
         assert page.evaluate("navigator.clipboard.readText()") == link
         page.evaluate("navigator.clipboard.writeText('')")
         page.get_by_test_id("invite-share").click()
-        page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
+        page.wait_for_function(
+            "async () => (await navigator.clipboard.readText()) !== ''", polling=POLL_MS
+        )
         assert page.evaluate("navigator.clipboard.readText()") == link
         screenshot(page, "invite-copied-ar.png", full_page=True)
     finally:

@@ -26,7 +26,7 @@ from games.models import Match
 from tests.support.shots import screenshot
 from tests.tables.conftest import LIVE_CLOCKS
 from tests.tables.helpers import make_table, seat_humans
-from tests.tables.test_browser_tables import open_as, player, wait_live
+from tests.tables.test_browser_tables import POLL_MS, open_as, player, wait_live
 from tests.tables.test_hand_table import RICH, goto, majlis, rig, start  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -66,7 +66,7 @@ def server_close(table, code: int) -> None:
 
 
 def banner_seen(page) -> dict:
-    page.wait_for_function("() => window.__down.length > 0")
+    page.wait_for_function("() => window.__down.length > 0", polling=POLL_MS)
     return page.evaluate("window.__down[0]")
 
 
@@ -99,7 +99,9 @@ def next_try(page) -> None:
     seen = page.evaluate("window.__closes")
     page.clock.fast_forward(NEXT_TRY_MS)
     page.wait_for_function(
-        "n => window.__closes > n || document.querySelector('#table-conn.on')", arg=seen
+        "n => window.__closes > n || document.querySelector('#table-conn.on')",
+        arg=seen,
+        polling=POLL_MS,
     )
 
 
@@ -229,7 +231,9 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         for ws in others:
             assert '"hello"' in ws.recv(timeout=30)
         page.goto(f"{base}/majlis/t/{match.table.public_id}/")
-        page.wait_for_function("() => window.__closes > 0")  # its first try refused
+        page.wait_for_function(
+            "() => window.__closes > 0", polling=POLL_MS
+        )  # its first try refused
         reload = page.get_by_test_id("reload")
         for _ in range(10):  # the offer comes after five tries (OFFER_RELOAD_TRIES)
             if reload.is_visible():
@@ -320,6 +324,7 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
         sara_page.wait_for_function(
             "s => document.querySelector('[data-testid=keep-left]').textContent.trim() !== s",
             arg=left,
+            polling=POLL_MS,
         )
         screenshot(sara_page, "table-down-seat-kept-ar.png")
 

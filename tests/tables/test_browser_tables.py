@@ -23,6 +23,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 WAIT = 30_000  # ms: a state frame after a move comes in well under a second here
+# How often a page checks a test's wait_for_function condition. Playwright's default checks it
+# on every animation frame, which keeps the page drawing frames at 60 a second for as long as a
+# test waits: a good part of Chromium's time in the suite. Every 20 ms is as prompt for a test.
+POLL_MS = 20
 
 
 @pytest.fixture
@@ -69,7 +73,9 @@ def seq_of(page) -> int:
 
 
 def wait_seq(page, seq: int) -> None:
-    page.wait_for_function("s => +document.getElementById('table-live').dataset.seq >= s", arg=seq)
+    page.wait_for_function(
+        "s => +document.getElementById('table-live').dataset.seq >= s", arg=seq, polling=POLL_MS
+    )
 
 
 def wait_my_turn_or_end(page, after: int) -> None:
@@ -78,6 +84,7 @@ def wait_my_turn_or_end(page, after: int) -> None:
                   return l && (l.dataset.status !== 'playing' ||
                                (l.dataset.yourTurn === '1' && +l.dataset.seq >= a)); }""",
         arg=after,
+        polling=POLL_MS,
     )
 
 
@@ -165,7 +172,9 @@ def test_two_players_create_join_and_see_each_others_moves(
         b.add_init_script(LOBBY_WATCH)
         b.goto(base + "/majlis/")
         assert b.locator("html").get_attribute("dir") == "ltr"
-        b.wait_for_function("() => window.__lobbyHeard")  # the lobby socket is in its group
+        b.wait_for_function(
+            "() => window.__lobbyHeard", polling=POLL_MS
+        )  # the lobby socket is in its group
         jakaro_id = create_table(a, base, game="jakaro", players=2)
         assert a.locator("html").get_attribute("dir") == "rtl"
         commitment = a.get_by_test_id("commitment").inner_text().strip()

@@ -13,6 +13,7 @@ import pytest
 from games.models import MatchAction
 from tests.support.shots import screenshot
 from tests.tables.test_browser_tables import (
+    POLL_MS,
     create_table,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
@@ -111,7 +112,8 @@ def test_the_digit_style_chosen_in_the_profile_applies_to_the_table_and_its_coun
             page.wait_for_selector("#table-live[data-your-turn='1']")
             page.wait_for_function(
                 "() => { const c = document.querySelector('#table-live .table-head .countdown');"
-                " return c && c.textContent.trim().length > 0; }"
+                " return c && c.textContent.trim().length > 0; }",
+                polling=POLL_MS,
             )
 
         def shown() -> dict[str, str]:

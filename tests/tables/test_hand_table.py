@@ -29,6 +29,7 @@ from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import (
     PHONE,
+    POLL_MS,
     open_as,
     player,
     seq_of,
@@ -393,7 +394,8 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         ) and "14" in recap.inner_text().translate(WESTERN)
         shot(b, "8-round-recap-ar-desktop")
         b.wait_for_function(
-            "() => JSON.parse(document.getElementById('hand-view').textContent).view.round === 2"
+            "() => JSON.parse(document.getElementById('hand-view').textContent).view.round === 2",
+            polling=POLL_MS,
         )
         kept = b.locator("#hand-recap-kept")
         assert kept.count() == 1 and "-30" in kept.inner_text().translate(WESTERN)
@@ -477,7 +479,8 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
             page.wait_for_function(
                 """() => { const l = document.getElementById('table-live');
                      return l.dataset.status !== 'playing' || (l.dataset.yourTurn === '1' &&
-                       !document.getElementById('hand-game').classList.contains('is-pending')); }"""
+                      !document.getElementById('hand-game').classList.contains('is-pending')); }""",
+                polling=POLL_MS,
             )
             if page.locator("#table-live").get_attribute("data-status") != "playing":
                 break
@@ -597,9 +600,11 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
                 document.addEventListener('htmx:wsAfterMessage', () => window.framesSeen++); }"""
         )
         tell(match)
-        page.wait_for_function("() => window.framesSeen > 0")
+        page.wait_for_function("() => window.framesSeen > 0", polling=POLL_MS)
         page.wait_for_function(
-            "() => document.activeElement === document.querySelectorAll('#my-cards [data-card]')[1]"
+            "() => document.activeElement ==="
+            " document.querySelectorAll('#my-cards [data-card]')[1]",
+            polling=POLL_MS,
         )
         assert focused.get_attribute("aria-pressed") == "true"
         page.keyboard.press("Alt+ArrowLeft")

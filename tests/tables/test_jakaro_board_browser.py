@@ -28,6 +28,7 @@ from tests.support.tables import quiet_the_tables
 from tests.tables.conftest import LIVE_CLOCKS
 from tests.tables.helpers import seat_humans
 from tests.tables.test_browser_tables import (
+    POLL_MS,
     open_as,
     player,
     sit,
@@ -437,7 +438,9 @@ def test_partners_marbles_after_yours_are_home(live_site, chromium, majlis, djan
         assert lit(a) == {8}  # the partner's marble out of its base
         marble(a, 8).click()
         a.wait_for_function(
-            "s => +document.getElementById('table-live').dataset.seq > s", arg=match.seq
+            "s => +document.getElementById('table-live').dataset.seq > s",
+            arg=match.seq,
+            polling=POLL_MS,
         )
         assert match.actions.filter(seat=0, action="move 3S 2:m0").exists()
     finally:

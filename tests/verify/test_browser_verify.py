@@ -16,6 +16,7 @@ from games.models import Match, MatchAction, MatchSeed, Table
 from tests.support.shots import screenshot
 from tests.tables.helpers import play_out, seed_for
 from tests.tables.test_browser_tables import (
+    POLL_MS,
     create_table,
     kept_seeds,
     open_as,
@@ -158,7 +159,8 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
         page.wait_for_selector(".paste-deal .browser-status[data-ok]")
         page.wait_for_function(
             "() => [...document.querySelectorAll('.paste-deal .browser-status')]"
-            ".every(e => e.dataset.ok)"
+            ".every(e => e.dataset.ok)",
+            polling=POLL_MS,
         )
         oks = page.locator(".paste-deal .browser-status").evaluate_all(
             "els => els.map(e => e.dataset.ok)"

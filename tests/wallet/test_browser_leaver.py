@@ -19,6 +19,7 @@ from tests.support.shots import screenshot
 from tests.tables.conftest import LIVE_CLOCKS, live_servers
 from tests.tables.helpers import advance_until, make_table
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
+    POLL_MS,
     WAIT,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
@@ -149,6 +150,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
                           return l.dataset.status !== 'playing' ||
                                  (+l.dataset.seq >= s + 2 && l.dataset.yourTurn === '1'); }""",
                 arg=seen,
+                polling=POLL_MS,
             )
         played_for = match.actions.filter(seat=0, seq__gt=given_up_at)
         assert played_for.exists()

@@ -15,6 +15,7 @@ from games.models import Match, MatchAction
 from tests.support.shots import screenshot
 from tests.tables.helpers import play_out
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
+    POLL_MS,
     create_table,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
@@ -82,6 +83,7 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
                 """s => { const l = document.getElementById('table-live');
                           return l.dataset.status !== 'playing' || +l.dataset.seq > s; }""",
                 arg=match.seq,
+                polling=POLL_MS,
             )
             turns += 1
         # The rest is nobody's taps: the pages need not draw each of its frames, and come back
