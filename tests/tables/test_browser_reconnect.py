@@ -105,6 +105,15 @@ def next_try(page) -> None:
     )
 
 
+def until_live(page, tries: int = 10) -> None:
+    """``next_try`` until the page is live again: a try may still be refused for a moment (the
+    server counting a closed socket yet, a proxy letting sockets through again)."""
+    for _ in range(tries):
+        if page.locator("#table-conn.on").count():
+            return
+        next_try(page)
+
+
 CASES = [
     ("server", 1000),
     ("server", 4409),
@@ -159,8 +168,7 @@ def test_the_page_shows_the_outage_and_comes_back_by_itself(
         seen = banner_seen(page)
         assert "انقطع الاتصال" in seen["text"], seen
         assert seen["own"] and "off" in seen["own"].split(), seen  # your own dot: away
-        if page.locator("#table-conn.on").count() == 0:
-            next_try(page)  # past the wait its code asks for (4409, 4429, 4503: seconds)
+        until_live(page)  # past the wait its code asks for (4409, 4429, 4503: seconds)
         back_live(page, seq)
         assert page.evaluate("window.__codes")[0] == code
         assert page.locator("#table-live .you .dot.on").count() >= 1
@@ -231,9 +239,8 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         for ws in others:
             assert '"hello"' in ws.recv(timeout=30)
         page.goto(f"{base}/majlis/t/{match.table.public_id}/")
-        page.wait_for_function(
-            "() => window.__closes > 0", polling=POLL_MS
-        )  # its first try refused
+        # Its first try refused.
+        page.wait_for_function("() => window.__closes > 0", polling=POLL_MS)
         reload = page.get_by_test_id("reload")
         for _ in range(10):  # the offer comes after five tries (OFFER_RELOAD_TRIES)
             if reload.is_visible():
@@ -246,10 +253,7 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         for ws in others:
             ws.close()
         others = []
-        for _ in range(10):  # the server may count a closed one for a moment yet
-            if page.locator("#table-conn.on").count():
-                break
-            next_try(page)
+        until_live(page)
         wait_live(page)
         page.wait_for_selector("#table-down", state="hidden")
         assert reload.is_hidden()
@@ -341,10 +345,7 @@ def test_a_seated_coin_player_whose_socket_goes_is_told_her_seat_is_kept_and_wha
 
         blocked.clear()
         for page in (sara_page, ali_page):
-            for _ in range(10):  # past the back-off its refused tries have grown to
-                if page.locator("#table-conn.on").count():
-                    break
-                next_try(page)
+            until_live(page)  # past the back-off its refused tries have grown to
             page.wait_for_selector("#table-down", state="hidden")
             wait_live(page)
             assert page.get_by_test_id("table-down-keep").is_hidden()

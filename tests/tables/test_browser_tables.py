@@ -172,9 +172,8 @@ def test_two_players_create_join_and_see_each_others_moves(
         b.add_init_script(LOBBY_WATCH)
         b.goto(base + "/majlis/")
         assert b.locator("html").get_attribute("dir") == "ltr"
-        b.wait_for_function(
-            "() => window.__lobbyHeard", polling=POLL_MS
-        )  # the lobby socket is in its group
+        # The lobby socket is in its group.
+        b.wait_for_function("() => window.__lobbyHeard", polling=POLL_MS)
         jakaro_id = create_table(a, base, game="jakaro", players=2)
         assert a.locator("html").get_attribute("dir") == "rtl"
         commitment = a.get_by_test_id("commitment").inner_text().strip()

@@ -15,7 +15,7 @@ from games import rendering, selectors, services
 from games.faces import common
 from games.jakaro.scenario import build
 from games.models import Match, Seat
-from tests.tables.helpers import advance_until, make_table, seat_humans
+from tests.tables.helpers import advance_until, make_table, play_out, seat_humans
 from verify.fairness import JAKARO_DECK
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +189,7 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
             states = [selectors.table_state(table, users[s]) for s in (0, 1)]
             for lang in ("ar", "en"):
                 seat_cards_only_own(states, lang)
-    advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    play_out(match)
     table.refresh_from_db()
     moves, dealt = last_deck_by_replay(match)
     assert moves and moves[-1][1] == match.actions.order_by("seq").last().action
@@ -312,7 +312,7 @@ def test_the_log_is_read_once_per_finished_match_and_never_by_a_move(creator, us
         )
     assert log_reads(playing.captured_queries) == 0
     Seat.objects.filter(table=table).update(bot_playing=True)
-    advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    play_out(match)
     table.refresh_from_db()
     selectors._recaps.pop(match.public_id, None)  # as in a process that has not seen it yet
     with CaptureQueriesContext(connection) as ended:

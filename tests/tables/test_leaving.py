@@ -19,6 +19,7 @@ from games.services import TableError
 from tests.tables.helpers import (
     advance_until,
     make_table,
+    play_out,
     seat_humans,
     socket_closed,
     socket_opened,
@@ -137,7 +138,7 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
     match.refresh_from_db()
     assert all(a.by == MatchAction.By.TIMEOUT for a in match.actions.filter(seat=0))
 
-    match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    match = play_out(match)
     # The stake stayed in the pot: the one who stayed takes the prize (pot 100, fee 10).
     assert wallet_services.balance_of(leaver) == 450
     assert wallet_services.balance_of(stayer) == 540

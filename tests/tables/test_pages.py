@@ -16,7 +16,7 @@ from games.faces import hand as hand_face
 from games.faces import jakaro as jakaro_face
 from games.models import Majlis, Match, Table
 from tests.engines.test_contract import card_tokens
-from tests.tables.helpers import advance_until, make_table, seat_humans
+from tests.tables.helpers import advance_until, make_table, play_out, seat_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +154,7 @@ def test_the_table_page_shows_the_commitment_and_never_the_secret_while_playing(
     assert 'data-your-turn="1"' in page and 'data-frame="move"' in page
 
     # Once the match is over, the secret is shown with the result.
-    match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    match = play_out(match)
     page = client_for(users[0]).get(url).content.decode()
     assert match.secret in page and 'data-testid="result"' in page
     assert 'data-testid="ready"' in page  # and the next match's "ready" with its commitment

@@ -22,6 +22,7 @@ from games.services import TableError, clock
 from tests.tables.helpers import (
     advance_until,
     make_table,
+    play_out,
     replay_state,
     seat_humans,
     seed_for,
@@ -55,7 +56,7 @@ def test_bot_matches_play_to_the_end_and_the_log_replays_to_the_snapshot(
     assert match.status == Match.Status.PLAYING and match.revealed_at is None
     assert MatchSeed.objects.filter(match=match).count() == 0  # bots add no seed
 
-    match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    match = play_out(match)
 
     engine = games.get(game)
     assert match.revealed_at is not None and match.outcome is not None

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match
-from tests.tables.helpers import advance_until, make_table, seat_humans
+from tests.tables.helpers import make_table, play_out, seat_humans
 from tests.tables.test_browser_tables import majlis, open_as  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ def finished_match(owner, humans: list, game: str, options: dict, stake: int = 0
     for number in range(len(humans), table.seats.count()):
         services.seat_add_bot(user=owner, table_id=table.public_id, number=number)
     match = Match.objects.get(table=table, number=1)
-    return advance_until(match, lambda m: m.status == Match.Status.FINISHED, limit=20_000)
+    return play_out(match)
 
 
 def test_the_old_link_form_moves_permanently_to_the_match_page(client, fast_clocks, creator, users):

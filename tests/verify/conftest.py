@@ -8,7 +8,7 @@ import pytest
 from games import services
 from games.models import Match
 from tests.tables.conftest import creator, fast_clocks, users  # noqa: F401
-from tests.tables.helpers import advance_until, make_table, seat_humans
+from tests.tables.helpers import make_table, play_out, seat_humans
 from tests.tables.test_browser_tables import majlis  # noqa: F401
 
 
@@ -21,7 +21,7 @@ def play_match(owner, players, game: str, options: dict, humans: int = 1) -> Mat
     for number in range(humans, n):
         services.seat_add_bot(user=owner, table_id=table.public_id, number=number)
     match = Match.objects.get(table=table, number=1)
-    return advance_until(match, lambda m: m.status == Match.Status.FINISHED, limit=20_000)
+    return play_out(match)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import games
 from games.models import Match, MatchAction, Seat
 from tests.support.shots import screenshot
 from tests.tables.conftest import LIVE_CLOCKS, live_servers
-from tests.tables.helpers import advance_until, make_table
+from tests.tables.helpers import make_table, play_out
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
     POLL_MS,
     WAIT,
@@ -166,7 +166,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
 
         # The match is played out (Omar's remaining turns time out, from this process); the
         # result on both pages names her, marked as left.
-        match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+        match = play_out(match)
         for page in (a, b):
             page.get_by_test_id("result").wait_for()
         assert "هدى (غادر المباراة)" in a.get_by_test_id("result").inner_text()

@@ -16,7 +16,14 @@ from django.utils import timezone
 from games import services
 from games.models import Match, MatchSeed, Seat, Table
 from games.services import TableError
-from tests.tables.helpers import advance_until, make_table, seat_humans, seed_for, socket_closed
+from tests.tables.helpers import (
+    advance_until,
+    make_table,
+    play_out,
+    seat_humans,
+    seed_for,
+    socket_closed,
+)
 from tests.wallet.conftest import balance, fund, total
 from tests.wallet.helpers import coin_match, finish, jakaro_outcome
 from wallet import ledger
@@ -167,7 +174,7 @@ def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings
     through games/services/: the winner gets the pot less the fee, once."""
     settings.SERVER_STEP_DELAY = 0
     match = coin_match(host, "hand", {"players": 2, "rounds": 1}, 500, people[:2])
-    match = advance_until(match, lambda m: m.status == Match.Status.FINISHED)
+    match = play_out(match)
     shares = match.outcome["shares"]
     gains = [balance(p) - 500 for p in people[:2]]
     if shares["0"] == shares["1"]:  # a shared place after the extra round

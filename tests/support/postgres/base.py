@@ -36,14 +36,12 @@ class DatabaseOperations(operations.DatabaseOperations):
             return super().sql_flush(
                 style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        names = [self.quote_name(t) for t in tables if t not in KEPT]
+        emptied = [t for t in tables if t not in KEPT]
+        names = ", ".join(self.quote_name(t) for t in emptied)
         # Django's foreign keys are DEFERRABLE: checked at the flush's commit, by when every
         # table is empty, so the order of the DELETEs does not matter.
-        sql = [f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE"]
-        sql.append("SET CONSTRAINTS ALL DEFERRED")
-        for table in tables:
-            if table in KEPT:
-                continue
+        sql = [f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE", "SET CONSTRAINTS ALL DEFERRED"]
+        for table in emptied:
             name = self.quote_name(table)
             if table in TRUNCATED:
                 sql.append(
