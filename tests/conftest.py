@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.pages import pool_for
 from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,14 +106,16 @@ def celery_worker_process(django_db_setup) -> Iterator[subprocess.Popen]:
 
 @pytest.fixture
 def browser_page(chromium):
-    """A fresh page in a fresh context of the session's Chromium (a context is a new browser
-    profile: no cookies, no storage), phone-sized and in Arabic."""
-    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="ar")
-    page = context.new_page()
+    """A page of the session's Chromium, phone-sized and in Arabic, as a fresh context would
+    show it (no cookies, no storage): kept from an earlier test when one is free
+    (tests/support/pages.py)."""
+    context, page = pool_for(chromium).open_page(
+        "", viewport={"width": 390, "height": 844}, locale="ar"
+    )
     try:
         yield page
     finally:
-        context.close()
+        context.close()  # kept for another test, blank and forgetting this one
 
 
 # ------------------------------------------------------------------------------ the live site
@@ -209,6 +212,7 @@ def chromium():
         try:
             yield browser
         finally:
+            pool_for(browser).close()
             browser.close()
             if before is None:
                 os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -15,6 +15,7 @@ from django.test import Client
 import games
 from games.models import Majlis, Match, Table
 from tests.support.console import Console
+from tests.support.pages import pool_for
 from tests.support.shots import screenshot
 from tests.support.tables import quiet_the_tables
 from tests.tables.helpers import play_out
@@ -55,11 +56,12 @@ def open_as(chromium, base: str, user, lang: str = "ar", **options):
     # Reduced motion unless a test asks for it: Playwright waits for an element to stop moving
     # before it taps it, so every animated move cost a test its length in waiting.
     defaults = {"viewport": PHONE, "locale": lang, "reduced_motion": "reduce"}
-    context = chromium.new_context(**{**defaults, **options})
+    # A page kept from an earlier test when one is free (tests/support/pages.py): blank, no
+    # cookies, no storage; the context's close() gives it back.
+    context, page = pool_for(chromium).open_page(base, **{**defaults, **options})
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
     )
-    page = context.new_page()
     page.set_default_timeout(WAIT)
     return context, page
 
