@@ -19,8 +19,8 @@ TEST_WORKERS ?= 2
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-compile --upgrade pip
+	$(BIN)/python -m pip install --quiet --no-compile -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)

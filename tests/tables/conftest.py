@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-# The live site's clocks and servers are the session's (tests/conftest.py); the leaver and
-# reconnect tests import them from here.
-from tests.conftest import LIVE_CLOCKS, live_servers  # noqa: F401
+# The live site's clocks are the session's (tests/conftest.py); the board and reconnect tests
+# import them from here.
+from tests.conftest import LIVE_CLOCKS  # noqa: F401
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ KEYS = {
 def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
     run = subprocess.run(
         [
-            *(sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "4"),
+            *(sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "2"),
             *("--pace", "0.4", "--web-processes", "2"),
         ],
         cwd=ROOT,
