@@ -81,10 +81,22 @@ def advance_until(
     raise AssertionError("the condition never held")
 
 
-def play_out(match: Match) -> Match:
+def play_out(match: Match, limit: int = 20_000) -> Match:
     """Play the match to its end as its deadlines pass (time-outs for the people, the bots'
-    and the server's moves), at once: the rest of a match whose first turns a test tapped."""
-    return advance_until(match, lambda m: m.status == Match.Status.FINISHED, limit=20_000)
+    and the server's moves), at once: the rest of a match whose first turns a test tapped.
+
+    ``advance_until`` with "finished" for its condition, in one query a move instead of two:
+    the deadline is moved back only while the match is playing, and a match no longer playing
+    is read once to see how it ended (hundreds of moves a match, the snapshot read each time)."""
+    playing = Match.objects.filter(pk=match.pk, status=Match.Status.PLAYING)
+    for _ in range(limit):
+        if not playing.update(deadline=timezone.now() - timedelta(milliseconds=1)):
+            match.refresh_from_db()
+            if match.status != Match.Status.FINISHED:
+                raise AssertionError(f"match {match.status} before it finished")
+            return match
+        services.match_advance(match_id=match.pk)
+    raise AssertionError("the match never finished")
 
 
 def replay_state(match: Match) -> Any:
