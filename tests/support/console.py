@@ -25,12 +25,18 @@ class Console:
         self.page = page
         self.errors: list[str] = []
         page.on("console", self._console)
-        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("pageerror", lambda exc: self._note(f"pageerror: {exc}"))
         page.add_init_script(WATCH_CSP)
 
     def _console(self, msg: Any) -> None:
         if msg.type == "error":
-            self.errors.append(f"console: {msg.text} @ {msg.location}")
+            self._note(f"console: {msg.text} @ {msg.location}")
+
+    def _note(self, problem: str) -> None:
+        # Printed too: a test that fails on the way (a wait that times out) shows them in its
+        # captured output, before it reaches its own check of ``problems()``.
+        print(problem)
+        self.errors.append(problem)
 
     def problems(self) -> list:
         """What went wrong so far; the end screen's own scripts are given a moment to run."""
