@@ -19,6 +19,7 @@ back. Spoiling is noticed by the methods themselves (``KeptPage`` and
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
@@ -92,17 +93,28 @@ class KeptPage(Page):
         super().once(event, f)
 
 
+@dataclass
+class _Kept:
+    """What a kept context carries: its pool, the options it was made with, its one page, and
+    the origins the page visited since it was last cleared."""
+
+    pool: PagePool
+    key: tuple
+    page: KeptPage
+    viewport: dict | None
+    origins: set[str] = field(default_factory=set)
+
+
 class KeptContext(BrowserContext):
     """A kept page's context: ``close()`` gives the page back to its pool."""
 
     _kept_spoilt = False
-    _kept: tuple[PagePool, tuple, KeptPage, dict, set[str]]
+    _kept: _Kept
     clock = _spoiling_clock(BrowserContext)
     locals().update({name: _spoiling(BrowserContext, name) for name in SPOILING_CONTEXT})
 
     def close(self, reason: str | None = None) -> None:
-        pool = self._kept[0]
-        pool.give_back(self)
+        self._kept.pool.give_back(self)
 
 
 def _key(options: dict[str, Any]) -> tuple:
@@ -122,7 +134,6 @@ class PagePool:
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
         self.free: dict[tuple, list[KeptContext]] = {}
-        self.made = self.reused = 0
 
     def open_page(self, origin: str, **options: Any) -> tuple[BrowserContext, Page]:
         """A context with ``options`` and its one page, blank, for a test on ``origin``."""
@@ -130,23 +141,22 @@ class PagePool:
         free = self.free.get(key)
         if free:
             context = free.pop()
-            self.reused += 1
         else:
             context = self.browser.new_context(**options)
             page = context.new_page()
             context.__class__ = KeptContext
             page.__class__ = KeptPage
             page._kept_listeners = []
-            context._kept = (self, key, page, options.get("viewport"), set())
-            self.made += 1
+            context._kept = _Kept(self, key, page, options.get("viewport"))
         if origin:
-            context._kept[4].add(origin)
-        return context, context._kept[2]
+            context._kept.origins.add(origin)
+        return context, context._kept.page
 
     def give_back(self, context: KeptContext) -> None:
         """Keep the page for another test, blank and forgetting this one; or close it if this
         test spoilt it (or it broke)."""
-        _pool, key, page, viewport, origins = context._kept
+        kept = context._kept
+        page, origins = kept.page, kept.origins
         if context._kept_spoilt or page._kept_spoilt or page.is_closed():
             BrowserContext.close(context)
             return
@@ -168,13 +178,13 @@ class PagePool:
                 cdp.detach()
             origins.clear()
             context.clear_cookies()
-            if viewport is not None and page.viewport_size != viewport:
-                page.set_viewport_size(viewport)
+            if kept.viewport is not None and page.viewport_size != kept.viewport:
+                page.set_viewport_size(kept.viewport)
         except Exception:  # a page that cannot be made blank again is not kept
             log.warning("a kept page could not be cleared; closing it", exc_info=True)
             BrowserContext.close(context)
             return
-        self.free.setdefault(key, []).append(context)
+        self.free.setdefault(kept.key, []).append(context)
 
     def close(self) -> None:
         for contexts in self.free.values():

@@ -114,7 +114,6 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         away_seat.update(away_since=F("away_since") - timedelta(seconds=KEEP_S))
         wait_for(
             lambda: Seat.objects.get(table=table, number=0).left,
-            seconds=60,
             what="seat 0 given up",
         )
         b.wait_for_selector("[data-testid='left-0']")
