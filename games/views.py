@@ -20,6 +20,7 @@ from games import rendering, selectors, services
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table
 from games.services import TableError
+from wallet.services import balance_of
 
 
 def _shown_game(request: HttpRequest) -> str | None:
@@ -183,5 +184,6 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         invite_url=invite_url,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),
         quick_phrases=[_(p) for p in QUICK_PHRASES],
+        coins=balance_of(request.user),  # the thin bar's coins
     )
     return render(request, "games/table.html", ctx)

@@ -65,10 +65,6 @@
     const set = settings();
     g.classList.toggle("no-motion", !set.motion);
     for (const box of g.querySelectorAll("[data-setting]")) box.checked = !!set[box.dataset.setting];
-    for (const [id, open] of Object.entries(S.open)) {
-      const el = document.getElementById(id);
-      if (el) el.open = open;
-    }
 
     const box = cardsBox();
     const hand = handCards();
@@ -216,14 +212,6 @@
     if (box.dataset.setting === "sound" && box.checked) Sahrat.unlockSound();
     game()?.classList.toggle("no-motion", !set.motion);
   });
-
-  document.addEventListener(
-    "toggle",
-    (e) => {
-      if (e.target.id in S.open) S.open[e.target.id] = e.target.open;
-    },
-    true,
-  );
 
   apply();
 })();

@@ -44,7 +44,6 @@
     lastTurn: false,
     recap: null, // the last round's recap, kept on screen until closed
     recapRound: null,
-    open: { "score-sheet": false, "hand-settings": false },
     drag: null,
     dragged: false,
     data: null, // the seat's view (#hand-view), read again by hand.js after every frame
@@ -191,6 +190,8 @@
       el.classList.toggle("pending", i >= 0);
       if (i >= 0) pend.splice(i, 1);
     }
+    // How many cards the row shows: the stylesheet overlaps them to fit one row.
+    cardsBox().style.setProperty("--n", String(els.filter((el) => !el.hidden).length));
   }
 
   function handCards() {

@@ -90,6 +90,21 @@ def wait_my_turn_or_end(page, after: int) -> None:
     )
 
 
+def open_sheet(page, sheet_id: str):
+    """Open one of the table's sheets from its dock (static/js/sheets.js), unless it is open
+    already; its locator."""
+    if not page.locator(f"#{sheet_id}").evaluate("d => d.open"):
+        page.get_by_test_id(f"dock-{sheet_id}").click()
+        page.wait_for_function(
+            "id => document.getElementById(id)?.open", arg=sheet_id, polling=POLL_MS
+        )
+    return page.locator(f"#{sheet_id}")
+
+
+def close_sheet(page, sheet_id: str) -> None:
+    page.locator(f"#{sheet_id}").get_by_test_id("sheet-close").click()
+
+
 def create_table(page, base: str, **fields) -> str:
     """Fill the majlis's create form; return the new table's id (from the page it opens).
     Without a ``seat`` the creator sits nowhere yet (the test sits with ``sit``); with one,
@@ -135,7 +150,8 @@ def play_jakaro_as_the_bot(page, match: Match, on_turn=None, turns_at_most: int 
         if on_turn is not None:
             on_turn(seq, turns)
         choice = engine.bot_action(engine.view(engine.from_json(match.snapshot), seat))
-        page.locator(f".moves button[data-action='{choice}']").click()
+        # The moves as a list, in their sheet (which a move sent from it closes).
+        open_sheet(page, "jk-sheet-moves").locator(f".moves button[data-action='{choice}']").click()
         turns += 1
         after = seq + 1
     return turns
@@ -206,16 +222,23 @@ def test_two_players_create_join_and_see_each_others_moves(
             wait_seq(b, seq)
             mover = 0 if a.locator("#table-live[data-your-turn]").count() else 1
             other = 1 - mover
-            pages[mover].locator(".moves button.move").first.click()
+            open_sheet(pages[mover], "jk-sheet-moves").locator(".moves button.move").first.click()
             wait_seq(pages[other], seq + 1)
             wait_seq(pages[mover], seq + 1)
             assert names[mover] in pages[other].get_by_test_id("last-move").inner_text()
         screenshot(a, "table-jakaro-ar.png", full_page=True)
         screenshot(b, "table-jakaro-en.png", full_page=True)
 
-        # Chat: one tap on a quick phrase reaches the other seat.
-        a.locator(".quick .chip").first.click()
-        b.get_by_test_id("chat-log").get_by_text("السلام عليكم").wait_for()
+        # Chat: one tap on a quick phrase reaches the other seat, whose closed chat sheet counts
+        # it on the dock and shows it a moment over the table.
+        open_sheet(a, "sheet-chat").locator(".quick .chip").first.click()
+        b.get_by_test_id("chat-toast").get_by_text("السلام عليكم").wait_for()
+        assert b.get_by_test_id("chat-unread").inner_text() == "1"
+        chat = open_sheet(b, "sheet-chat").get_by_test_id("chat-log")
+        chat.get_by_text("السلام عليكم").wait_for()
+        assert b.get_by_test_id("chat-unread").is_hidden()
+        close_sheet(a, "sheet-chat")
+        close_sheet(b, "sheet-chat")
 
         # Hand, two players: the starter throws (select a card, one tap), the other draws and
         # throws; a move out of turn is refused in words beside the cards.

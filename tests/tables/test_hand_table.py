@@ -30,7 +30,9 @@ from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import (
     PHONE,
     POLL_MS,
+    close_sheet,
     open_as,
+    open_sheet,
     player,
     seq_of,
     wait_live,
@@ -399,12 +401,12 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         )
         kept = b.locator("#hand-recap-kept")
         assert kept.count() == 1 and "-30" in kept.inner_text().translate(WESTERN)
-        b.get_by_test_id("score-sheet").locator("summary").click()
-        sheet = b.get_by_test_id("score-sheet")
+        sheet = open_sheet(b, "score-sheet")
         assert "-30" in sheet.inner_text().translate(
             WESTERN
         ) and "14" in sheet.inner_text().translate(WESTERN)
         shot(b, "9-score-sheet-ar-desktop")
+        close_sheet(b, "score-sheet")
         kept.locator("[data-close-recap]").click()
         assert b.locator("#hand-recap-kept").count() == 0
 
@@ -435,15 +437,15 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         assert a.get_by_test_id("secret").first.inner_text().strip() == match.secret
         link = a.get_by_test_id("verify-link").first.get_attribute("href")
         assert link == f"/verify/m/{match.public_id}/"
-        a.get_by_test_id("score-sheet").locator("summary").click()
         assert (
-            a.get_by_test_id("score-sheet")
+            open_sheet(a, "score-sheet")
             .locator("tbody tr")
             .first.inner_text()
             .translate(WESTERN)
             .split()[-1]
             == "5"
         )
+        close_sheet(a, "score-sheet")
         shot(a, "10-match-end-en")
         for page in (a, b):
             page.get_by_test_id("ready").click()
@@ -500,8 +502,7 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
         assert Match.objects.get(table=table, number=1).status == Match.Status.FINISHED
         problems = console.problems()
         assert problems == [], (len(problems), problems[:3])
-        page.get_by_test_id("score-sheet").locator("summary").click()
-        assert page.get_by_test_id("score-sheet").locator("tbody tr").count() == 2
+        assert open_sheet(page, "score-sheet").locator("tbody tr").count() == 2
         shot(page, "11-bot-match-result-ar")
     finally:
         ctx.close()
@@ -614,7 +615,7 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
 
         # Settings: sounds off and animations on at the first visit; turning animations off
         # holds after a reload, as does the card order.
-        page.locator("#hand-settings summary").click()
+        open_sheet(page, "hand-settings")
         assert not page.get_by_test_id("sound").is_checked()
         assert page.get_by_test_id("motion").is_checked()
         page.get_by_test_id("motion").uncheck()

@@ -29,7 +29,9 @@ from tests.tables.conftest import LIVE_CLOCKS
 from tests.tables.helpers import seat_humans
 from tests.tables.test_browser_tables import (
     POLL_MS,
+    close_sheet,
     open_as,
+    open_sheet,
     player,
     sit,
     wait_live,
@@ -395,9 +397,10 @@ def test_the_end_of_the_match(pair):
     link = b.get_by_test_id("jakaro-verify-link")
     assert link.get_attribute("href") == f"/verify/m/{match.public_id}/"
     assert b.get_by_test_id("jakaro-secret").inner_text().strip() == match.secret
-    pile = b.get_by_test_id("pile")
+    pile = open_sheet(b, "jk-sheet-moves").get_by_test_id("pile")
     pile.locator("summary").click()
     assert "Q♥" in pile.inner_text() and "3♠" in pile.inner_text()  # the last deck's cards
+    close_sheet(b, "jk-sheet-moves")
     assert a.get_by_test_id("ready").is_visible()  # play again, same table
     shot(a, "end-ar")
     shot(b, "end-en")
@@ -887,8 +890,9 @@ def test_sounds_are_off_until_turned_on(pair):
     }
     scripted(table_id, (a, b), position)
     assert a.evaluate("window.__notes") == 0  # off by default
-    assert not a.get_by_test_id("jk-sounds").is_checked()
+    assert not open_sheet(a, "jk-sheet-settings").get_by_test_id("jk-sounds").is_checked()
     a.get_by_test_id("jk-sounds").check()
+    close_sheet(a, "jk-sheet-settings")
     scripted(table_id, (a, b), {**position, "marbles": {0: [6, "base", "base", "base"]}})
     assert a.evaluate("window.__notes") >= 2  # a marble moved, and it is Sara's turn
     a.reload()

@@ -69,7 +69,8 @@ def test_a_played_match_verifies_in_the_players_browser_and_tampering_shows(
     try:
         match = play_jakaro_through_the_page(page, base)
 
-        # The nav link, then "my matches" in the log links this match.
+        # The nav link (in the table's menu), then "my matches" in the log links this match.
+        page.get_by_test_id("menu").locator("summary").click()
         page.get_by_test_id("nav-verify").click()
         page.wait_for_url("**/verify/")
         page.get_by_test_id("my-matches").click()

@@ -21,8 +21,10 @@ from tests.tables.helpers import make_table, play_out
 from tests.tables.test_browser_tables import (  # the table tests' page helpers
     POLL_MS,
     WAIT,
+    close_sheet,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
+    open_sheet,
     player,
     sit,
     wait_live,
@@ -83,11 +85,13 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         # The turn's countdown says what it counts.
         assert "turn" in b.get_by_test_id("turn-clock").inner_text()
         # "Leave the match" asks first and says what it costs at a coin table (not confirmed).
-        b.get_by_test_id("forfeit").locator("summary").click()
-        cost = b.get_by_test_id("forfeit").inner_text()
+        forfeit = open_sheet(b, "sheet-more").get_by_test_id("forfeit")
+        forfeit.locator("summary").click()
+        cost = forfeit.inner_text()
         assert "50 coins stays in the pot" in cost
         assert b.get_by_test_id("forfeit-confirm").is_visible()
-        b.get_by_test_id("forfeit").locator("summary").click()
+        forfeit.locator("summary").click()
+        close_sheet(b, "sheet-more")
 
         # Huda's page goes: Omar sees her seat kept, with its own labelled countdown.
         a.close()
@@ -132,7 +136,8 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
             match.refresh_from_db()
             state = engine.from_json(match.snapshot)
             choice = engine.bot_action(engine.view(state, 1))
-            b.locator(f".moves button[data-action='{choice}']").click()
+            moves = open_sheet(b, "jk-sheet-moves")  # the moves as a list, in their sheet
+            moves.locator(f".moves button[data-action='{choice}']").click()
             b.wait_for_function(
                 """s => { const l = document.getElementById('table-live');
                           return l.dataset.status !== 'playing' ||
@@ -149,7 +154,8 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         told = a.get_by_test_id("you-left")
         told.wait_for()
         assert "٥٠ عملة" in told.inner_text()  # her page counts in Arabic-Indic digits
-        assert not a.get_by_test_id("forfeit").is_visible()
+        assert not open_sheet(a, "sheet-more").get_by_test_id("forfeit").is_visible()
+        close_sheet(a, "sheet-more")
         screenshot(a, "leaver-told-ar.png", full_page=True)
 
         # The match is played out (Omar's remaining turns time out, from this process); the
@@ -203,12 +209,14 @@ def test_leaving_from_the_table_asks_first_then_gives_the_seat_up_like_the_keepi
         for page in (a, b):
             page.wait_for_selector("#table-live[data-status='playing']")
         # Nothing is sent until the confirmation's own button is pressed.
-        b.get_by_test_id("forfeit").locator("summary").click()
-        assert "10 coins stays in the pot" in b.get_by_test_id("forfeit").inner_text()
+        forfeit = open_sheet(b, "sheet-more").get_by_test_id("forfeit")
+        forfeit.locator("summary").click()
+        assert "10 coins stays in the pot" in forfeit.inner_text()
         assert not Seat.objects.get(table=table, number=1).left
-        b.get_by_test_id("forfeit-confirm").click()
+        b.get_by_test_id("forfeit-confirm").click()  # which closes the sheet
         b.get_by_test_id("you-left").wait_for()
-        assert not b.get_by_test_id("forfeit").is_visible()
+        assert not open_sheet(b, "sheet-more").get_by_test_id("forfeit").is_visible()
+        close_sheet(b, "sheet-more")
         a.wait_for_selector("[data-testid='left-1']")
         assert "Omar (غادر المباراة)" in a.locator("#table-live .seats").inner_text()
         match = Match.objects.get(table=table, number=1)

@@ -19,6 +19,7 @@ from tests.tables.test_browser_tables import (  # the table tests' page helpers
     create_table,
     majlis,  # noqa: F401 - the fixture that stops leftover matches after the test
     open_as,
+    open_sheet,
     player,
     sit,
     wait_live,
@@ -76,7 +77,8 @@ def test_two_players_play_a_coin_match_and_their_wallets_show_payout_and_fee(
             if live.get_attribute("data-status") != "playing":
                 break
             choice = engine.bot_action(engine.view(state, seat))
-            page.locator(f".moves button[data-action='{choice}']").click()
+            moves = open_sheet(page, "jk-sheet-moves")  # the moves as a list, in their sheet
+            moves.locator(f".moves button[data-action='{choice}']").click()
             # The move shows (the seq moves on), or the match is over and the table waits for
             # the next one.
             page.wait_for_function(

@@ -1,0 +1,146 @@
+"""The table is one screen (issue 20), in headless Chromium against the live site: seated at a
+match of either game, or watching one, at four phone screens (three held upright, one sideways)
+and in both languages, the page does not scroll, and every control a turn needs is inside the
+screen; what is not needed every turn opens from the dock as a sheet and closes again.
+
+Four people sit through the services (a four-seat table is the fullest screen: three others round
+the table); the page of the one whose turn it is is measured, then a fifth user's, who watches."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Match
+from tests.support.shots import screenshot
+from tests.tables import test_browser_tables
+from tests.tables.helpers import make_table, seat_humans
+from tests.tables.test_browser_tables import open_as, player, wait_live
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+majlis = test_browser_tables.majlis  # the same fixture: it stops the matches a test leaves
+
+VIEWPORTS = [(390, 844), (360, 740), (412, 915), (844, 390)]
+
+# What a seated player needs during a turn, by game (CSS selectors; each must be on screen).
+TURN_CONTROLS = {
+    "hand": {
+        "status": ".table-status",
+        "players": "[data-testid=hand-players]",
+        "stock": "[data-testid=stock]",
+        "fire": "[data-testid=fire]",
+        "melds": "[data-testid=melds]",
+        "?draw": "[data-testid^=draw-]",  # not on the first turn (15 cards, a throw)
+        "cards": "#my-cards .pc",
+        "sort": "[data-testid^=sort-]",
+        "dock": ".dock-button",
+    },
+    "jakaro": {
+        "status": ".table-status",
+        "board": "[data-testid=board]",
+        "hint": "[data-testid=jk-hint]",
+        "cards": ".jk-hand .jk-card",
+        "dock": ".dock-button",
+    },
+}
+WATCHED = {
+    "hand": ("status", "players", "stock", "fire", "melds", "dock"),
+    "jakaro": ("status", "board", "dock"),
+}
+
+MEASURE = """sel => {
+  const vw = innerWidth, vh = innerHeight, out = [], missing = [];
+  for (const [name, css] of Object.entries(sel)) {
+    const els = [...document.querySelectorAll(css)].filter(e => e.getClientRects().length);
+    if (!els.length && !name.startsWith('?')) missing.push(name);
+    for (const e of els) {
+      const r = e.getBoundingClientRect();
+      if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5)
+        out.push(`${name} ${e.dataset.testid || e.dataset.card || ''} ` +
+                 [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+    }
+  }
+  return {scroll: document.scrollingElement.scrollHeight, vh, outside: out, missing};
+}"""
+
+
+def seated_match(django_user_model, game: str) -> tuple[Match, list]:
+    users = [player(django_user_model, f"{game}_p{i}", f"لاعب {i + 1}") for i in range(4)]
+    table = make_table(users[0], game, {"players": 4})
+    seat_humans(table, users)
+    return Match.objects.get(table=table, status=Match.Status.PLAYING), users
+
+
+def check_screens(page, base: str, match: Match, user, controls: dict, label: str) -> None:
+    """At every viewport, in Arabic then English: no page scroll, every control on screen."""
+    url = f"{base}/majlis/t/{match.table.public_id}/"
+    for lang in ("ar", "en"):
+        type(user).objects.filter(pk=user.pk).update(language=lang)
+        for width, height in VIEWPORTS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(url)
+            wait_live(page)
+            got = page.evaluate(MEASURE, controls)
+            screenshot(page, f"one-screen-{label}-{lang}-{width}x{height}.png")
+            where = f"{label} {lang} {width}x{height}"
+            assert got["missing"] == [], (where, got)
+            assert got["scroll"] <= height, (where, got)
+            assert got["outside"] == [], (where, got)
+
+
+def your_page(chromium, base: str, match: Match, users):
+    """The page of the player whose turn it is."""
+    for user in users:
+        ctx, page = open_as(chromium, base, user)
+        page.goto(f"{base}/majlis/t/{match.table.public_id}/")
+        wait_live(page)
+        if page.locator("#table-live[data-your-turn]").count():
+            return ctx, page, user
+        ctx.close()
+    raise AssertionError("nobody's turn")
+
+
+@pytest.mark.parametrize("game", ["hand", "jakaro"])
+def test_a_seated_player_and_a_watcher_see_the_whole_table_on_one_screen(
+    live_site, chromium, majlis, django_user_model, game
+):
+    match, users = seated_match(django_user_model, game)
+    ctx, page, you = your_page(chromium, live_site, match, users)
+    try:
+        check_screens(page, live_site, match, you, TURN_CONTROLS[game], f"{game}-seated")
+    finally:
+        ctx.close()
+
+    watcher = player(django_user_model, f"{game}_watch", "مشاهد")
+    ctx, page = open_as(chromium, live_site, watcher)
+    try:
+        controls = {k: v for k, v in TURN_CONTROLS[game].items() if k in WATCHED[game]}
+        check_screens(page, live_site, match, watcher, controls, f"{game}-watching")
+        assert page.locator("#my-cards, .jk-hand").count() == 0  # a watcher holds no cards
+    finally:
+        ctx.close()
+
+
+def test_the_dock_opens_each_sheet_over_the_table_and_closes_it(
+    live_site, chromium, majlis, django_user_model
+):
+    match, users = seated_match(django_user_model, "hand")
+    ctx, page, _you = your_page(chromium, live_site, match, users)
+    try:
+        ids = page.locator(".dock-button").evaluate_all("bs => bs.map(b => b.dataset.sheet)")
+        assert ids == ["sheet-chat", "score-sheet", "hand-settings", "sheet-fair", "sheet-more"]
+        for sheet_id in ids:
+            page.get_by_test_id(f"dock-{sheet_id}").click()
+            sheet = page.locator(f"#{sheet_id}")
+            assert sheet.evaluate("d => d.open && d.matches(':modal')")
+            box = sheet.bounding_box()
+            assert box["y"] + box["height"] <= 844 + 0.5
+            sheet.get_by_test_id("sheet-close").click()
+            assert not sheet.evaluate("d => d.open")
+        # The fair-shuffle sheet shows the match's commitment.
+        page.get_by_test_id("dock-sheet-fair").click()
+        assert page.get_by_test_id("commitment").inner_text() == match.commitment
+        page.keyboard.press("Escape")
+        assert not page.locator("#sheet-fair").evaluate("d => d.open")
+    finally:
+        ctx.close()
