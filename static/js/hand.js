@@ -16,7 +16,7 @@
 
   const { S, live, game, cardsBox, word, view, yourTurn, minus } = Sahrat.hand;
   const { loadOrder, saveOrder, arrange, sortCards, markCards, handCards, freeCards } = Sahrat.hand;
-  const { renderControls, renderPicker, play, onStage, onMeld, onLay } = Sahrat.hand;
+  const { renderControls, renderPicker, play, onStage, onMeld, onLay, canThrow } = Sahrat.hand;
 
   // Storage refused (private browsing): a setting or an order lasts for this page only.
   const settings = () => ({ sound: false, motion: true, ...Sahrat.setting(SETTINGS_KEY, {}) });
@@ -158,6 +158,11 @@
       S.refusal = "";
       markCards();
       renderControls();
+      return;
+    }
+    // A card selected, then the fire pile tapped: thrown (the pile is lit while it would take it).
+    if (t.closest("[data-drop=fire]") && S.sel.length === 1 && canThrow(S.sel[0])) {
+      play("throw " + S.sel[0], [...S.sel]);
       return;
     }
     const act = t.closest("[data-action]");

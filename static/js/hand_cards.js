@@ -209,7 +209,7 @@
     const card = e.target.closest?.("#my-cards [data-card]");
     if (!card || !e.altKey || !["ArrowLeft", "ArrowRight"].includes(e.key)) return;
     e.preventDefault();
-    const rtl = getComputedStyle(card).direction === "rtl";
+    const rtl = getComputedStyle(cardsBox()).direction === "rtl"; // the row's, not the card's own
     const forward = (e.key === "ArrowRight") !== rtl;
     const other = forward ? card.nextElementSibling : card.previousElementSibling;
     if (!other) return;
@@ -242,6 +242,9 @@
       const r = el.getBoundingClientRect();
       return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
     });
+    // Over the fire pile, a card that may be thrown lights it: let go there and it is thrown.
+    const fire = dropTarget(e);
+    game()?.querySelector("[data-drop=fire]")?.classList.toggle("drop-over", !!fire);
     if (over) {
       const r = over.getBoundingClientRect();
       const rtl = getComputedStyle(box).direction === "rtl";
@@ -254,13 +257,30 @@
     d.card.style.transform = `translate(${e.clientX - d.gx - r.left}px, ${e.clientY - d.gy - r.top}px)`;
   });
 
+  /** The fire pile under the pointer, if the dragged card may be thrown there now. */
+  function dropTarget(e) {
+    const pile = game()?.querySelector("[data-drop=fire]");
+    const d = S.drag;
+    if (!pile || !d || !Sahrat.hand.canThrow?.(d.card.dataset.card)) return null;
+    const r = pile.getBoundingClientRect();
+    const inside = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+    return inside ? pile : null;
+  }
+
   function endDrag(e) {
     const d = S.drag;
     if (!d || e.pointerId !== d.id) return;
+    const fire = d.on && e.type === "pointerup" ? dropTarget(e) : null;
     S.drag = null;
     if (!d.on) return;
     d.card.classList.remove("dragging");
     d.card.style.transform = "";
+    game()?.querySelector("[data-drop=fire]")?.classList.remove("drop-over");
+    if (fire) {
+      const c = d.card.dataset.card;
+      S.sel = [c];
+      Sahrat.hand.play("throw " + c, [c]);
+    }
     S.dragged = true;
     setTimeout(() => {
       S.dragged = false;

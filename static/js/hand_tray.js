@@ -31,6 +31,11 @@
     return { sum };
   }
 
+  /** Whether card c may be thrown now: the throw button shows, and the fire pile takes it. */
+  function canThrow(c) {
+    return canPlay() && !S.staged.length && (strict() || throwOk(c));
+  }
+
   function throwOk(c) {
     const v = view();
     if (v.fire_card || v.joker_due) return false;
@@ -133,10 +138,11 @@
       stage.hidden = !(can && (strict() || build(sel.map((c) => [c, c])).ok || jokerChoices(sel).length));
     }
     if (thr) {
-      const c = sel[0];
-      thr.hidden = !(canPlay() && sel.length === 1 && !S.staged.length && (strict() || throwOk(c)));
-      if (c) thr.textContent = fill(word("wThrow"), { card: S.data.names[c] });
+      thr.hidden = !(sel.length === 1 && canThrow(sel[0]));
+      if (sel[0]) thr.textContent = fill(word("wThrow"), { card: S.data.names[sel[0]] });
     }
+    // The fire pile takes the selected card too (a tap on it, or the card dragged onto it).
+    g.querySelector("[data-drop=fire]")?.classList.toggle("drop-ok", sel.length === 1 && canThrow(sel[0]));
     let fits = 0;
     for (const fan of g.querySelectorAll(".fan[data-n]")) {
       const move = canPlay() ? meldMove(Number(fan.dataset.n)) : null;
@@ -227,5 +233,5 @@
     play("lay " + text, S.staged.flatMap((m) => m.tokens.map((t) => t[0])));
   }
 
-  Object.assign(Sahrat.hand, { renderControls, renderPicker, play, onStage, onMeld, onLay });
+  Object.assign(Sahrat.hand, { renderControls, renderPicker, play, onStage, onMeld, onLay, canThrow });
 })();

@@ -113,14 +113,20 @@ def shot(page, name: str) -> None:
     screenshot(page, f"hand-{name}.png", full_page=True)
 
 
+def far_side(a: dict, b: dict) -> float:
+    """The x of box b's half away from box a (the fan runs right to left in Arabic)."""
+    return b["x"] + b["width"] * (0.25 if b["x"] < a["x"] else 0.75)
+
+
 def drag(page, source, target) -> None:
-    """A real pointer drag, in steps, from one card to the far half of another."""
+    """A real pointer drag, in steps, from one card to the far half of another (or onto the
+    fire pile)."""
     a = source.bounding_box()
     b = target.bounding_box()
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
     page.mouse.down()
     page.mouse.move(a["x"] + a["width"] / 2 + 12, a["y"] + a["height"] / 2, steps=3)
-    page.mouse.move(b["x"] + b["width"] * 0.25, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.move(far_side(a, b), b["y"] + b["height"] / 2, steps=8)
     page.mouse.up()
 
 
@@ -191,9 +197,10 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         dragged = my_cards(a)
         assert dragged[0] == "JK1" and sorted(dragged) == sorted(SARA.split())
 
-        # Take the fire card: an update comes, the order survives it, the new card is marked.
+        # Take the fire card (a tap on the fire pile's top card, as on a card table): an update
+        # comes, the order survives it, the new card is marked.
         seq = seq_of(a)
-        a.get_by_test_id("draw-fire").click()
+        a.get_by_test_id("fire").locator("[data-action='draw fire']").click()
         wait_seq(a, seq + 1)
         wait_seq(b, seq + 1)
         after = my_cards(a)
@@ -576,7 +583,7 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
         x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-        x1, y1 = b["x"] + b["width"] * 0.25, b["y"] + b["height"] / 2
+        x1, y1 = far_side(a, b), b["y"] + b["height"] / 2
         touch("touchStart", x0, y0)
         for i in range(1, 11):
             touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
@@ -585,9 +592,14 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         assert moved[0] == before[-1] and sorted(moved) == sorted(before)
         assert page.locator("#my-cards .sel").count() == 0  # a drag is no tap
 
-        # Keyboard: focus the first card, Alt + → moves it one place on; Enter selects it.
+        # In Arabic the first card is the rightmost: the fan runs right to left.
+        boxes = cards.evaluate_all("els => els.map(e => e.getBoundingClientRect().left)")
+        assert boxes == sorted(boxes, reverse=True)
+
+        # Keyboard: focus the first card, Alt + ← (on, in Arabic) moves it one place on; Enter
+        # selects it.
         cards.first.focus()
-        page.keyboard.press("Alt+ArrowRight")
+        page.keyboard.press("Alt+ArrowLeft")
         keyed = my_cards(page)
         assert keyed[:2] == [moved[1], moved[0]]
         page.keyboard.press("Enter")
@@ -608,9 +620,9 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
             polling=POLL_MS,
         )
         assert focused.get_attribute("aria-pressed") == "true"
-        page.keyboard.press("Alt+ArrowLeft")
-        assert my_cards(page)[:2] == [moved[0], moved[1]]
         page.keyboard.press("Alt+ArrowRight")
+        assert my_cards(page)[:2] == [moved[0], moved[1]]
+        page.keyboard.press("Alt+ArrowLeft")
         assert my_cards(page)[:2] == keyed[:2]
 
         # Settings: sounds off and animations on at the first visit; turning animations off
@@ -625,6 +637,45 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         assert my_cards(page) == keyed
         assert page.locator("#hand-game.no-motion").count() == 1
         assert not page.get_by_test_id("motion").is_checked()
+    finally:
+        context.close()
+
+
+def test_the_piles_are_tapped_to_draw_and_a_card_goes_to_the_fire_by_tap_or_by_drag(
+    live_site, chromium, majlis, django_user_model
+):
+    """As on a card table: the stock tapped draws; a card selected and the fire pile tapped is
+    thrown; a card dragged onto the fire pile is thrown. The pile is lit only while it would
+    take the card."""
+    base = live_site
+    sara = player(django_user_model, "sara", "سارة")
+    ali = player(django_user_model, "ali", "Ali", lang="en")
+    match = start([sara, ali], RICH["options"])
+    context, page = open_as(chromium, base, sara)
+    try:
+        goto(page, base, match)
+        seq = rig(match, RICH)
+        wait_seq(page, seq)
+        assert page.locator("[data-drop=fire]").count() == 0  # drawing: nothing to throw yet
+        page.get_by_test_id("stock").click()
+        wait_seq(page, seq + 1)
+        assert len(view_of(page)["hand"]) == 15
+        fire = page.locator("[data-testid=fire][data-drop=fire]")
+        assert "drop-ok" not in fire.get_attribute("class")
+        tap_card(page, "QD")
+        assert "drop-ok" in fire.get_attribute("class")
+        fire.click()
+        wait_seq(page, seq + 2)
+        assert view_of(page)["fire"][-1] == "QD"
+        assert "QD" not in my_cards(page)
+
+        # Sara's turn again, after her draw: the 5 of clubs dragged onto the fire pile.
+        seq = rig(match, {**RICH, "hands": [SARA, ALI], "phase": "play", "fire": ["2C"]})
+        wait_seq(page, seq)
+        drag(page, page.locator("#my-cards [data-card='5C']"), page.get_by_test_id("fire"))
+        wait_seq(page, seq + 1)
+        assert view_of(page)["fire"][-1] == "5C"
+        assert sorted(view_of(page)["hand"]) == sorted(set(SARA.split()) - {"5C"})
     finally:
         context.close()
 
