@@ -20,7 +20,7 @@
   const stored = (key) => Sahrat.setting(key, 0) === 1;
   const store = (key, on) => Sahrat.store(key, on ? 1 : 0);
 
-  const { ui, parse, squareEl, animate } = Sahrat.jakaro;
+  const { ui, parse, squareEl, animate, hitsAt } = Sahrat.jakaro;
   const { pickCard, pickMarble, pickTarget, hideBar, play, refused } = Sahrat.jakaro;
 
   // ------------------------------------------------------------------------------ sounds
@@ -163,8 +163,70 @@
     return false;
   }
 
+  // ------------------------------------------------------------------------------ hit areas
+
+  // The nearest target wins when it is nearer than the next by this share of a square's pitch
+  // (20 board units); closer calls open the chooser.
+  const CLEAR_SHARE = 0.35;
+
+  /** A tap on the hit areas (jakaro_board.js drawHits): the nearest target, or a chooser. */
+  function tapAt(x, y, fallback) {
+    const near = hitsAt(x, y);
+    if (!near.length) return onTap(fallback);
+    const clear = (ui.svg.getBoundingClientRect().width / 400) * 20 * CLEAR_SHARE;
+    const drawn = near[0].el.getBoundingClientRect().width / 2;
+    if (near.length === 1 || near[0].d <= drawn || near[1].d - near[0].d >= clear) {
+      return onTap(near[0].el);
+    }
+    openChooser(near.filter((n) => n.d - near[0].d < clear).slice(0, 4), x, y); // the close calls
+    return true;
+  }
+
+  function closeChooser() {
+    document.getElementById("jk-chooser")?.remove();
+  }
+
+  function openChooser(near, x, y) {
+    closeChooser();
+    const box = document.createElement("div");
+    box.id = "jk-chooser";
+    box.className = "jk-chooser";
+    box.dataset.testid = "jk-chooser";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", ui.root.dataset.wWhich);
+    for (const { el } of near) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button small alt";
+      b.textContent = el.getAttribute("aria-label");
+      b.jkFor = el;
+      box.append(b);
+    }
+    ui.root.append(box); // inside the board's section: the next frame takes it away with it
+    // Beside the finger, inside the screen (a style set from script: the CSP allows that).
+    const r = box.getBoundingClientRect();
+    box.style.left = `${Math.max(4, Math.min(x - r.width / 2, innerWidth - r.width - 4))}px`;
+    box.style.top = `${Math.max(4, Math.min(y + 24, innerHeight - r.height - 4))}px`;
+    box.querySelector("button").focus();
+  }
+
   document.addEventListener("click", (e) => {
+    const choice = e.target.closest?.("#jk-chooser button");
+    if (choice) {
+      closeChooser();
+      if (choice.jkFor?.isConnected) onTap(choice.jkFor);
+      return;
+    }
+    closeChooser();
+    const hit = e.target.closest?.(".jk-hit");
+    if (hit && ui.svg && ui.svg.contains(hit)) {
+      tapAt(e.clientX, e.clientY, hit.jkFor);
+      return;
+    }
     onTap(e.target);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closeChooser();
   });
   document.addEventListener("keydown", (e) => {
     if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest(".jk-board")) {

@@ -64,12 +64,82 @@
       el.setAttribute("role", "img");
     }
     resetPreview();
+    hitsLater();
   }
 
   function makeTappable(el) {
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
+    hitsLater();
   }
+
+  // ------------------------------------------------------------------------------ hit areas
+
+  // A square is drawn some 15 px across on a phone: too small for a finger. Each target that
+  // can be tapped gets an invisible circle at least HIT_PX across over it (aria-hidden: the
+  // keyboard and screen readers use the drawn target itself); where circles overlap, the tap
+  // goes to the nearest target, or, when two are about as near, to a small chooser (jakaro.js).
+  const HIT_PX = 46;
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  let hitsDue = false;
+
+  function hitsLater() {
+    if (hitsDue) return;
+    hitsDue = true;
+    queueMicrotask(drawHits); // once, after the lighting code in progress has finished
+  }
+
+  function drawHits() {
+    hitsDue = false;
+    if (!ui.svg || !ui.svg.isConnected) return;
+    let layer = ui.svg.querySelector(".jk-hits");
+    if (!layer) {
+      layer = document.createElementNS(SVG_NS, "g");
+      layer.setAttribute("class", "jk-hits");
+      layer.setAttribute("aria-hidden", "true");
+      ui.svg.append(layer); // last: drawn over everything, so it takes the taps
+    }
+    const width = ui.svg.getBoundingClientRect().width;
+    const perUnit = width > 0 ? width / 400 : 1; // CSS px per SVG unit (viewBox 400)
+    const r = Math.max(8, HIT_PX / 2 / perUnit);
+    const circles = [];
+    for (const el of ui.svg.querySelectorAll("[role=button]")) {
+      const c = document.createElementNS(SVG_NS, "circle");
+      c.setAttribute("class", "jk-hit");
+      // Kept inside the board (an edge square's circle moved inwards still covers it whole):
+      // a hit area past the board's edge would be cut by the screen's.
+      const keep = (v) => Math.min(400 - r, Math.max(r, Number(v))).toFixed(1);
+      c.setAttribute("cx", keep(el.getAttribute("cx")));
+      c.setAttribute("cy", keep(el.getAttribute("cy")));
+      c.setAttribute("r", r.toFixed(1));
+      c.jkFor = el;
+      circles.push(c);
+    }
+    layer.replaceChildren(...circles);
+  }
+  window.addEventListener("resize", hitsLater);
+
+  /** The targets a tap at (x, y) may mean, nearest first: [{el, d}] within their hit circle;
+   * a marble and a square at the same spot count once (the marble's tap stands for both). */
+  function hitsAt(x, y) {
+    const found = [];
+    for (const c of ui.svg.querySelectorAll(".jk-hit")) {
+      const b = c.getBoundingClientRect();
+      if (Math.hypot(x - (b.left + b.width / 2), y - (b.top + b.height / 2)) > b.width / 2) continue;
+      const t = c.jkFor.getBoundingClientRect(); // how near: to the drawn target itself
+      const d = Math.hypot(x - (t.left + t.width / 2), y - (t.top + t.height / 2));
+      const same = found.find((f) => sameSpot(f.el, c.jkFor));
+      if (same) {
+        if (c.jkFor.classList.contains("jk-marble")) same.el = c.jkFor;
+        continue;
+      }
+      found.push({ el: c.jkFor, d });
+    }
+    return found.sort((a, b) => a.d - b.d);
+  }
+
+  const sameSpot = (a, b) =>
+    a.getAttribute("cx") === b.getAttribute("cx") && a.getAttribute("cy") === b.getAttribute("cy");
 
   function resetPreview() {
     for (const el of ui.svg.querySelectorAll(".jk-marble")) {
@@ -155,6 +225,6 @@
 
   Object.assign((Sahrat.jakaro = {}), {
     ui, flatRef, parse, squareEl, marbleEl, say, clearLit, makeTappable, resetPreview, preview,
-    knocked, markKnocked, animate,
+    knocked, markKnocked, animate, hitsAt, hitsLater,
   });
 })();

@@ -93,8 +93,27 @@ def my_cards(page) -> list[str]:
     )
 
 
+# Where a finger taps a card of the fan: in the strip the next card leaves in sight (its left
+# part in English, its right part in Arabic), as a box-relative {x, y}.
+IN_SIGHT = """el => {
+  const r = el.getBoundingClientRect();
+  let next = el.nextElementSibling;
+  while (next && next.hidden) next = next.nextElementSibling;
+  const y = r.height * 0.7;
+  if (!next) return {x: r.width / 2, y};
+  const n = next.getBoundingClientRect();
+  if (n.left >= r.right || n.right <= r.left) return {x: r.width / 2, y};
+  return n.left > r.left ? {x: (n.left - r.left) / 2, y} : {x: (n.right + r.right) / 2 - r.left, y};
+}"""
+
+
+def tap_fan_card(locator) -> None:
+    """A tap on a card of the fan, where it is in sight."""
+    locator.click(position=locator.evaluate(IN_SIGHT))
+
+
 def tap_card(page, card: str, nth: int = 0) -> None:
-    page.locator(f"#my-cards [data-card='{card}']:not([hidden])").nth(nth).click()
+    tap_fan_card(page.locator(f"#my-cards [data-card='{card}']:not([hidden])").nth(nth))
 
 
 def select(page, *cards: str) -> None:
@@ -500,7 +519,7 @@ def test_a_whole_hand_match_against_a_bot_through_the_card_table(
                 page.get_by_test_id("hint-throw").click()
                 turns += 1
             else:  # a round's first turn with no hint: throw the first card that is no joker
-                page.locator("#my-cards [data-card]:not([data-card^='JK'])").first.click()
+                tap_fan_card(page.locator("#my-cards [data-card]:not([data-card^='JK'])").first)
                 page.get_by_test_id("throw").click()
                 turns += 1
             wait_seq(page, seq + 1)

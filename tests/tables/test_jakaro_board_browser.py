@@ -121,6 +121,15 @@ def square(page, n: int):
     return page.locator(f"#jakaro .jk-sq:not(.jk-home)[data-sq='{n}']")
 
 
+def tap(target) -> None:
+    """A finger's tap at the centre of a drawn marble or square: the invisible hit area over it
+    (44 px across at least: static/js/jakaro_board.js) takes the tap, and the page works out
+    which target it meant. (A plain click() would wait for the drawing itself to be on top.)"""
+    box = target.bounding_box()
+    assert box, "the target is not on the screen"
+    target.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def lit(page) -> set[int]:
     return {
         int(x)
@@ -158,7 +167,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
     shot(b, "board-en")
     card(a, "AS").click()
     assert lit(a) == {0, 1}  # marble 0 moves 1 or 11; marble 1 comes out
-    marble(a, 0).click()
+    tap(marble(a, 0))
     targets = a.locator("#jakaro .jk-sq.target")
     assert sorted(int(t) for t in targets.evaluate_all("els => els.map(e => e.dataset.sq)")) == [
         6,
@@ -167,7 +176,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
     shot(a, "ace-targets-ar")
     a.locator("#jakaro .jk-time").scroll_into_view_if_needed()
     screenshot(a, "jakaro-phone-ar.png")  # the README's picture
-    square(a, 16).click()
+    tap(square(a, 16))
     wait_pos(b, 0, 16)  # Ali sees it
     wait_pos(a, 0, 16)
     assert state_of(match).marbles[0] == 16
@@ -184,7 +193,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
     )
     card(a, "8H").click()
     assert lit(a) == {0}
-    marble(a, 0).click()
+    tap(marble(a, 0))
     wait_pos(b, 0, 24)
     assert state_of(match).marbles[0] == 24
 
@@ -202,7 +211,7 @@ def test_king_seven_jack_ten_and_four_through_the_board(pair):
         },
     )
     card(a, "KS").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     ko = a.locator("#jakaro .jk-marble.ko").evaluate_all("els => els.map(e => +e.dataset.m)")
     assert sorted(ko) == [4, 5]
     shot(a, "king-marks-ar")
@@ -222,19 +231,19 @@ def test_king_seven_jack_ten_and_four_through_the_board(pair):
         },
     )
     card(a, "7D").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     split_squares = a.locator("#jakaro .jk-sq.target[data-jk-split]").evaluate_all(
         "els => els.map(e => +e.dataset.sq)"
     )
     assert sorted(split_squares) == [6, 7, 8, 9, 10, 11]
     assert square(a, 12).get_attribute("data-jk-action") == "move 7D m0"  # all seven: one tap
-    square(a, 8).click()  # three steps for marble 0 ...
+    tap(square(a, 8))  # three steps for marble 0 ...
     assert marble(a, 0).get_attribute("cx") == square(a, 8).get_attribute("cx")  # previewed
     assert (
         "4" in a.get_by_test_id("jk-hint").inner_text()
         or "٤" in a.get_by_test_id("jk-hint").inner_text()
     )
-    marble(a, 1).click()  # ... and the rest (four) for marble 1
+    tap(marble(a, 1))  # ... and the rest (four) for marble 1
     assert marble(a, 1).get_attribute("cy") == square(a, 34).get_attribute("cy")
     shot(a, "seven-preview-ar")
     assert state_of(match).marbles[:2] == (5, 30)  # nothing sent before the confirmation
@@ -253,12 +262,12 @@ def test_king_seven_jack_ten_and_four_through_the_board(pair):
         },
     )
     card(a, "JC").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     targets = a.locator("#jakaro .jk-marble.target").evaluate_all(
         "els => els.map(e => +e.dataset.m)"
     )
     assert sorted(targets) == [4, 5]
-    marble(a, 5).click()
+    tap(marble(a, 5))
     wait_pos(b, 0, 60)
     wait_pos(b, 5, 5)
     shot(b, "jack-swapped-en")
@@ -298,12 +307,12 @@ def test_king_seven_jack_ten_and_four_through_the_board(pair):
         },
     )
     card(a, "4S").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     shortcut = square(a, 72)  # drawn as the short cut, and said so, before it is played
     assert "shortcut" in shortcut.get_attribute("class")
     assert "اختصار" in a.get_by_test_id("jk-hint").inner_text()
     shot(a, "four-shortcut-ar")
-    shortcut.click()
+    tap(shortcut)
     wait_pos(b, 0, 72)
     assert state_of(match).marbles[0] == 72
 
@@ -324,10 +333,10 @@ def test_reasons_refusal_stuck_and_the_five(pair):
     assert lit(a) == {5}  # only Ali's marble on 50: mine on 73 would jump over mine in H1
     why = a.get_by_test_id("jk-why").inner_text()
     assert "محمية على مربع بدايتها" in why and "مسدودة داخل البيت" in why
-    marble(a, 4).click()  # tapping a marble that cannot move says why
+    tap(marble(a, 4))  # tapping a marble that cannot move says why
     assert "محمية" in a.get_by_test_id("jk-hint").inner_text()
     shot(a, "five-reasons-ar")
-    marble(a, 5).click()
+    tap(marble(a, 5))
     wait_pos(b, 5, 55)
     assert state_of(match).marbles[5] == 55
 
@@ -347,7 +356,7 @@ def test_reasons_refusal_stuck_and_the_five(pair):
                    b.value = 'move 4C m0'; }"""
     )  # a card Sara does not hold
     card(a, "9C").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     error = a.get_by_test_id("table-error")
     error.wait_for()
     assert error.inner_text().strip()
@@ -387,7 +396,7 @@ def test_the_end_of_the_match(pair):
     )
     card(a, "3S").click()
     assert lit(a) == {3}
-    marble(a, 3).click()  # into H0: the fourth marble home wins
+    tap(marble(a, 3))  # into H0: the fourth marble home wins
     for page in (a, b):
         end = page.get_by_test_id("jakaro-end")
         end.wait_for()
@@ -439,7 +448,7 @@ def test_partners_marbles_after_yours_are_home(live_site, chromium, majlis, djan
         shot(a, "partner-ar")
         card(a, "3S").click()
         assert lit(a) == {8}  # the partner's marble out of its base
-        marble(a, 8).click()
+        tap(marble(a, 8))
         a.wait_for_function(
             "s => +document.getElementById('table-live').dataset.seq > s",
             arg=match.seq,
@@ -495,7 +504,7 @@ def reachable(page) -> set[str]:
             got.add(page.get_by_test_id("jk-burn").get_attribute("data-jk-action"))
         for m in lit_marbles():
             card(page, c).click()
-            marble(page, m).click()
+            tap(marble(page, m))
             if bar.is_visible():
                 take_bar()
                 continue
@@ -510,13 +519,13 @@ def reachable(page) -> set[str]:
             )
             for x in splits:  # the first marble's steps
                 card(page, c).click()
-                marble(page, m).click()
-                page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
+                tap(marble(page, m))
+                tap(page.locator(f"#jakaro .target[data-jk-split='{x}']"))
                 for second in lit_marbles("second"):
                     card(page, c).click()
-                    marble(page, m).click()
-                    page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
-                    marble(page, second).click()
+                    tap(marble(page, m))
+                    tap(page.locator(f"#jakaro .target[data-jk-split='{x}']"))
+                    tap(marble(page, second))
                     take_bar()
     return got
 
@@ -677,15 +686,15 @@ def play_by_taps(page, action: str) -> None:
         page.get_by_test_id("jk-burn").click()
         return
     first = data["targets"][action][0]
-    marble(page, first).click()
+    tap(marble(page, first))
     if bar.is_visible():  # a King that knocks marbles out asks first
         assert bar.get_attribute("data-jk-action") == action
         page.get_by_test_id("jk-go").click()
         return
     if kind == "split":
         x = action.split()[3]
-        page.locator(f"#jakaro .target[data-jk-split='{x}']").click()
-        marble(page, data["targets"][action][1]).click()
+        tap(page.locator(f"#jakaro .target[data-jk-split='{x}']"))
+        tap(marble(page, data["targets"][action][1]))
         assert bar.get_attribute("data-jk-action") == action
         page.get_by_test_id("jk-go").click()
         return
@@ -696,7 +705,7 @@ def play_by_taps(page, action: str) -> None:
         if a == action
     ]
     if found:
-        target.nth(found[0]).click()
+        tap(target.nth(found[0]))
     else:  # the marble's tap was the whole move (its only one for this card)
         assert [
             a
@@ -777,7 +786,7 @@ def test_a_move_shows_pending_at_once_with_300_ms_of_latency(pair):
         },
     )
     card(a, "8H").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     # At once: the marble is drawn on its target, marked as pending.
     assert a.locator("#jakaro.pending .jk-marble.pending[data-m='0']").count() == 1
     assert marble(a, 0).get_attribute("cx") == square(a, 13).get_attribute("cx")
@@ -810,9 +819,9 @@ def test_every_plain_count_through_the_board_in_english_on_a_desktop(pair, cards
         assert b.get_by_test_id("jk-hint").inner_text() == "Tap a card."
         card(b, c).click()
         assert lit(b) == {4}
-        marble(b, 4).click()
+        tap(marble(b, 4))
         if b.locator("#jakaro .jk-sq.target").count():  # the Seven: all seven is one target
-            square(b, dest).click()
+            tap(square(b, dest))
         elif b.locator("#jk-bar").is_visible():  # the King knocks Sara's marble out: asked
             assert marble(b, 0).get_attribute("class").count("ko")
             b.get_by_test_id("jk-go").click()
@@ -834,7 +843,7 @@ def test_a_capture_is_tapped_where_the_marble_it_knocks_out_sits(pair):
         },
     )
     card(a, "AS").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     assert "ko" in marble(a, 4).get_attribute("class")  # marked before the tap
     box = marble(a, 4).bounding_box()
     a.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -864,7 +873,7 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
     )
     a.evaluate("window.__moves = []")
     card(a, "KS").click()
-    marble(a, 0).click()
+    tap(marble(a, 0))
     a.get_by_test_id("jk-go").click()
     for page in (a, b):
         wait_pos(page, 0, 23)
@@ -955,3 +964,60 @@ def test_four_players_the_board_offers_exactly_the_legal_actions(
             checked += 1
     finally:
         ctx.close()
+
+
+HIT_BOXES = """() => [...document.querySelectorAll('#jakaro .jk-hit')].map(h => {
+  const r = h.getBoundingClientRect();
+  return {w: r.width, h: r.height, inside: r.left > -1 && r.top > -1
+          && r.right < innerWidth + 1 && r.bottom < innerHeight + 1};
+})"""
+
+
+def test_each_lit_target_takes_a_44_px_tap_and_a_tap_between_two_opens_a_chooser(pair):
+    """The squares are drawn about 15 px across on a phone: each lit marble and square gets an
+    invisible hit area at least 44 px across (its own box is what receives the tap), at every
+    phone screen; a tap at a drawn target's centre is that target's; a tap halfway between two
+    lit squares asks which one was meant, and the answer plays on as the tap would have."""
+    table_id, a, _b = pair
+    position = {
+        "marbles": {0: [5, 30, "base", "base"], 1: [50, "base", "base", "base"]},
+        "hands": {0: ["7D", "3C"], 1: ["3D", "4D"]},
+    }
+    scripted(table_id, (a,), position)
+    for width, height in [(390, 844), (360, 740), (412, 915), (844, 390)]:
+        a.set_viewport_size({"width": width, "height": height})
+        card(a, "7D").click()
+        tappable = a.locator("#jakaro .jk-board [role=button]")  # lit, or saying why not
+        lit_hits = a.evaluate(HIT_BOXES)
+        assert len(lit_hits) == tappable.count() >= 2  # marbles 0 and 1 at least
+        tap(marble(a, 0))
+        hits = a.evaluate(HIT_BOXES)
+        assert len(hits) == tappable.count()
+        assert a.locator("#jakaro .jk-sq.target").count() == 7  # 6 to 12: the split, or all 7
+        for box in lit_hits + hits:
+            assert box["w"] >= 44 and box["h"] >= 44 and box["inside"], (width, box)
+        # Halfway between squares 8 and 9: which one?
+        s8, s9 = square(a, 8).bounding_box(), square(a, 9).bounding_box()
+        x = (s8["x"] + s8["width"] / 2 + s9["x"] + s9["width"] / 2) / 2
+        y = (s8["y"] + s8["height"] / 2 + s9["y"] + s9["height"] / 2) / 2
+        a.mouse.click(x, y)
+        chooser = a.get_by_test_id("jk-chooser")
+        chooser.wait_for()
+        options = chooser.locator("button")
+        names = options.all_inner_texts()
+        assert len(names) == 2 and all(n.startswith("الخانة") for n in names), names
+        for b in options.element_handles():
+            box = b.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44
+            assert box["y"] + box["height"] <= height + 0.5
+        chosen = next(
+            o for o in options.all() if o.inner_text() == square(a, 8).get_attribute("aria-label")
+        )
+        chosen.click()
+        assert chooser.count() == 0
+        assert marble(a, 0).get_attribute("cx") == square(a, 8).get_attribute(
+            "cx"
+        )  # the split's first part
+        assert a.locator("#jakaro .jk-marble.second").count() == 1  # now marble 1 takes the rest
+        a.keyboard.press("Escape")
+        card(a, "7D").click()  # back to the card's first step for the next screen

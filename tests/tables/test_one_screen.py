@@ -64,6 +64,28 @@ MEASURE = """sel => {
 }"""
 
 
+# Every element a finger can tap, as drawn on the screen now (closed sheets and menus are not
+# drawn): each one's own box is what receives the tap. The board's drawn marbles and squares are
+# not taps themselves: the invisible hit circles over them (.jk-hit) are.
+TAPPABLE = (
+    "button, a[href], summary, select, input:not([type=hidden]), label.check, [data-action],"
+    " [data-drop], .jk-hit"
+)
+HITS = """css => {
+  const small = [];
+  for (const e of document.querySelectorAll(css)) {
+    if (!e.checkVisibility()) continue; // a closed menu's or sheet's items are not drawn
+    const r = e.getBoundingClientRect();
+    if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) continue;
+    if (r.width < 43.5 || r.height < 43.5)
+      small.push(`${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ` +
+                 `${e.dataset.testid || e.dataset.card || e.textContent.trim().slice(0, 20)} ` +
+                 `${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return small;
+}"""
+
+
 def seated_match(django_user_model, game: str) -> tuple[Match, list]:
     users = [player(django_user_model, f"{game}_p{i}", f"لاعب {i + 1}") for i in range(4)]
     table = make_table(users[0], game, {"players": 4})
@@ -86,6 +108,8 @@ def check_screens(page, base: str, match: Match, user, controls: dict, label: st
             assert got["missing"] == [], (where, got)
             assert got["scroll"] <= height, (where, got)
             assert got["outside"] == [], (where, got)
+            small = page.evaluate(HITS, TAPPABLE)
+            assert small == [], f"{where}: {small}"
 
 
 def your_page(chromium, base: str, match: Match, users):
