@@ -14,7 +14,7 @@ from games.models import Match
 from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
-from tests.tables.test_browser_tables import open_as, player, wait_live
+from tests.tables.test_browser_tables import open_as, open_sheet, player, wait_live
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -132,6 +132,9 @@ def test_a_seated_player_and_a_watcher_see_the_whole_table_on_one_screen(
     ctx, page, you = your_page(chromium, live_site, match, users)
     try:
         check_screens(page, live_site, match, you, TURN_CONTROLS[game], f"{game}-seated")
+        open_sheet(page, "sheet-chat")  # a player writes in the chat
+        assert page.get_by_test_id("chat-form").is_visible()
+        assert page.get_by_test_id("chat-watching").is_hidden()
     finally:
         ctx.close()
 
@@ -141,6 +144,10 @@ def test_a_seated_player_and_a_watcher_see_the_whole_table_on_one_screen(
         controls = {k: v for k, v in TURN_CONTROLS[game].items() if k in WATCHED[game]}
         check_screens(page, live_site, match, watcher, controls, f"{game}-watching")
         assert page.locator("#my-cards, .jk-hand").count() == 0  # a watcher holds no cards
+        # A watcher is told the chat is the players', with no form that would drop the words.
+        open_sheet(page, "sheet-chat")
+        assert page.get_by_test_id("chat-watching").is_visible()
+        assert page.get_by_test_id("chat-form").is_hidden()
     finally:
         ctx.close()
 
