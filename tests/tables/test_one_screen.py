@@ -112,6 +112,30 @@ def check_screens(page, base: str, match: Match, user, controls: dict, label: st
             assert small == [], f"{where}: {small}"
 
 
+def your_turn_moment(page, url: str) -> None:
+    """The turn's coming is marked (the table outlined, "Your turn" a moment, then gone), and
+    its last five seconds show large over the table. The clock is brought near its end in the
+    page (its deadline moved to 4.5 s after the server's now): the display is what is tested."""
+    page.goto(url)
+    wait_live(page)
+    toast = page.get_by_test_id("turn-toast")
+    assert toast.is_visible()
+    screenshot(page, f"your-turn-{page.viewport_size['width']}.png")
+    assert "turn-now" in page.locator("#table").get_attribute("class")
+    toast.wait_for(state="hidden")
+    assert page.get_by_test_id("turn-late").is_hidden()
+    page.evaluate(
+        """() => { const c = document.querySelector('#table-live .table-head .countdown');
+                 c.dataset.deadline = new Date(Date.parse(c.dataset.now) + 4500).toISOString(); }"""
+    )
+    late = page.get_by_test_id("turn-late")
+    late.wait_for()
+    shown = late.inner_text().translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+    assert shown in {"1", "2", "3", "4", "5"}
+    assert "turn-late" in page.locator("#table").get_attribute("class")
+    screenshot(page, f"turn-late-{page.viewport_size['width']}.png")
+
+
 def your_page(chromium, base: str, match: Match, users):
     """The page of the player whose turn it is."""
     for user in users:
@@ -135,6 +159,7 @@ def test_a_seated_player_and_a_watcher_see_the_whole_table_on_one_screen(
         open_sheet(page, "sheet-chat")  # a player writes in the chat
         assert page.get_by_test_id("chat-form").is_visible()
         assert page.get_by_test_id("chat-watching").is_hidden()
+        your_turn_moment(page, f"{live_site}/majlis/t/{match.table.public_id}/")
     finally:
         ctx.close()
 
