@@ -99,10 +99,8 @@
     S.lastHand = hand;
 
     const fire = (view().fire || []).length;
-    if (S.lastFire !== null && fire > S.lastFire) {
-      g.querySelector(".fire .pc.big")?.classList.add("land");
-      sound("card");
-    }
+    if (S.lastFire !== null && fire > S.lastFire) sound("card");
+    markLastMove(g, seq);
     S.lastFire = fire;
     if (yourTurn() && !S.lastTurn) sound("turn");
     S.lastTurn = yourTurn();
@@ -126,6 +124,31 @@
       document.getElementById("score-sheet")?.before(keep);
     }
     renderControls();
+  }
+
+  // The last move stays marked until the next: the meld it laid or added to, the card it threw
+  // (drawn in, as it lands). What changed is seen by comparing this frame's table with the one
+  // before (the view carries no "last move"), so a reloaded page marks nothing until the next.
+  const marked = { seq: null, melds: new Set(), fire: false, size: null, fireCount: null };
+
+  function markLastMove(g, seq) {
+    const melds = new Map((view().melds || []).map((m) => [m.n, m.cards.length]));
+    const fire = (view().fire || []).length;
+    const moved = marked.seq !== null && seq !== marked.seq && marked.size !== null;
+    if (moved) {
+      marked.melds = new Set([...melds].filter(([n, k]) => marked.size.get(n) !== k).map(([n]) => n));
+      marked.fire = fire > marked.fireCount;
+    }
+    if (seq !== marked.seq) Object.assign(marked, { seq, size: melds, fireCount: fire });
+    // Marked on every frame (each redraws the table); animated only on the frame of the move.
+    for (const fan of g.querySelectorAll(".fan[data-n]")) {
+      const last = marked.melds.has(Number(fan.dataset.n));
+      fan.classList.toggle("last", last);
+      fan.classList.toggle("land", last && moved);
+    }
+    const top = g.querySelector(".fire .pc.big");
+    top?.classList.toggle("last", marked.fire);
+    top?.classList.toggle("land", marked.fire && moved);
   }
 
   function afterFrame() {

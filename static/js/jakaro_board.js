@@ -10,7 +10,8 @@
 (() => {
   "use strict";
 
-  const STEP_MS = 70; // per square of an animated move
+  const STEP_MS = 40; // per square of an animated move ...
+  const MOVE_MS = 300; // ... and never longer than this, however far it goes
 
   // The current board: its data and what the player has picked so far. One object, filled
   // again by jakaro.js for each board a frame brings; no root until the first board is set up.
@@ -219,7 +220,7 @@
         transform: `translate(${Number(p.getAttribute("cx")) - x}px, ${Number(p.getAttribute("cy")) - y}px)`,
       }));
       frames.push({ transform: "translate(0px, 0px)" });
-      el.animate(frames, { duration: Math.min(1200, STEP_MS * frames.length), easing: "linear" });
+      el.animate(frames, { duration: Math.min(MOVE_MS, STEP_MS * frames.length), easing: "linear" });
     });
   }
 

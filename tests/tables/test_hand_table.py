@@ -128,6 +128,14 @@ def two_rows_at_most(page) -> bool:
     return rows <= 2
 
 
+def last_marked(page) -> list[str]:
+    """What the page marks as the last move: melds by number, and "fire" for the thrown card."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#hand-game .fan.last')].map(f => f.dataset.n)
+              .concat(document.querySelector('#hand-game .fire .pc.last') ? ['fire'] : [])"""
+    )
+
+
 def shot(page, name: str) -> None:
     screenshot(page, f"hand-{name}.png", full_page=True)
 
@@ -263,6 +271,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert b.get_by_test_id("opened-0").count() == 1
         assert a.get_by_test_id("fire-card-due").count() == 0
         assert b.locator(".fan[data-n='4'] .pc-as").inner_text() == "J♣"
+        assert last_marked(b) == ["3", "4"]  # the last move stays marked on Ali's page
 
         # Lay off the 7 of diamonds on Ali's diamond run.
         select(a, "7D")
@@ -271,6 +280,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         wait_seq(b, seq + 2)
         wait_seq(a, seq + 2)
         assert view_of(b)["melds"][0]["text"] == "4D 5D 6D 7D"
+        assert last_marked(b) == ["1"]  # the lay-off, and no longer the opening
 
         # Swap the 9 of spades for Ali's joker, then lay that joker off as the 8 of diamonds.
         select(a, "9S")
@@ -303,6 +313,7 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         wait_seq(a, seq + 5)
         assert b.get_by_test_id("fire").locator("[data-card]").get_attribute("data-card") == "QD"
         assert b.locator("#table-live[data-your-turn='1']").count() == 1
+        assert last_marked(b) == ["fire"]  # the throw
         assert sorted(view_of(a)["hand"]) == sorted("4S 2D 3H 5C 8H 6S".split())
         shot(a, "5-after-throw-ar")
         shot(b, "5-after-throw-en-desktop")

@@ -130,6 +130,17 @@ def tap(target) -> None:
     target.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+# Every animation the page's scripts start, by its duration in ms (Element.animate wrapped).
+COUNT_ANIMATIONS = """() => {
+  window.animated = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.animated.push(typeof options === "number" ? options : options.duration);
+    return animate.call(this, frames, options);
+  };
+}"""
+
+
 def lit(page) -> set[int]:
     return {
         int(x)
@@ -182,7 +193,8 @@ def test_card_marble_target_and_one_tap_moves(pair):
     assert state_of(match).marbles[0] == 16
     assert "11" in b.get_by_test_id("last-move").inner_text()
 
-    # One move for a card and a marble: the marble's tap plays it.
+    # One move for a card and a marble: the marble's tap plays it. Ali's page animates the
+    # marble along its eight squares in 300 ms at most; none with reduced motion.
     match = scripted(
         table_id,
         (a, b),
@@ -191,11 +203,29 @@ def test_card_marble_target_and_one_tap_moves(pair):
             "hands": {0: ["8H", "2C"], 1: ["3C", "4C"]},
         },
     )
+    b.emulate_media(reduced_motion="no-preference")  # the test pages ask for reduced motion
+    b.evaluate(COUNT_ANIMATIONS)
     card(a, "8H").click()
     assert lit(a) == {0}
     tap(marble(a, 0))
     wait_pos(b, 0, 24)
     assert state_of(match).marbles[0] == 24
+    durations = b.evaluate("window.animated")
+    assert durations and max(durations) <= 300, durations
+    b.emulate_media(reduced_motion="reduce")
+    b.evaluate("window.animated = []")
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [24, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["8H", "2C"], 1: ["3C", "4C"]},
+        },
+    )
+    card(a, "8H").click()
+    tap(marble(a, 0))
+    wait_pos(b, 0, 32)
+    assert b.evaluate("window.animated") == []
 
 
 def test_king_seven_jack_ten_and_four_through_the_board(pair):
