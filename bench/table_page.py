@@ -12,7 +12,14 @@ round trip, 1.6 Mbit/s down, 750 kbit/s up). For each page, the median of ``--re
   checks they are there;
 - ``<game>_live_ms``: navigation start until the table's socket is open and has sent its state;
 - ``<game>_js_css_gzip_kb``: the page's own scripts and stylesheets as served, gzip-compressed
-  (every script and stylesheet the page loaded from the site: the site has no CDN).
+  (every script and stylesheet the page loaded from the site: the site has no CDN);
+- ``<game>_move_frame_bytes``: the socket frame one move brings to the page (the median over
+  ``--moves`` moves made through games.services by whoever is to move, each a legal action of
+  the engine), as the page receives it;
+- ``<game>_move_2g_ms``: with the network throttled to a 2G-like link (1.5 s round trip,
+  40 kbit/s each way), from the move made on the server to the page showing its seq. Chromium's
+  emulation holds a WebSocket frame to the link's bandwidth but does not add its latency: on a
+  real such link add up to 1.5 s.
 
 The last line is one JSON object with those keys. ``--quick`` loads each page once.
 """
@@ -25,6 +32,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -39,6 +47,13 @@ SLOW_4G = {
     "latency": 150,  # ms, round trip
     "downloadThroughput": 1.6 * 1024 * 1024 / 8,  # bytes per second
     "uploadThroughput": 750 * 1024 / 8,
+}
+# A 2G-like link (issue 20): a move must still show well within a turn.
+SLOW_2G = {
+    "offline": False,
+    "latency": 1500,
+    "downloadThroughput": 40 * 1024 / 8,
+    "uploadThroughput": 40 * 1024 / 8,
 }
 # What "the player's own cards are on the screen" means on each game's page.
 CARDS = {"hand": "#my-cards .pc", "jakaro": "[data-testid=board]"}
@@ -123,16 +138,82 @@ def load_once(browser: Any, base: str, game: str, table_id: str, session: str) -
     return {"fcp": fcp, "live": live, "kb": sum(assets.values()) / 1024}
 
 
+def play_one(table_id: str) -> int:
+    """One move at the table, by whoever is to move (what the game's bot would play from that
+    seat's view, or the server's own step when the turn is nobody's); the match's new seq."""
+    import games
+    from games import selectors, services
+    from games.models import Match, Seat
+
+    match = Match.objects.filter(table__public_id=table_id).order_by("-number").first()
+    engine = games.get(match.table.game)
+    state = selectors.load_state(match)
+    seat = engine.to_move(state)
+    if seat is None:
+        Match.objects.filter(pk=match.pk).update(deadline=timezone_now())
+        services.match_advance(match_id=match.pk)
+    else:
+        user = Seat.objects.get(table=match.table, number=seat).user
+        action = engine.bot_action(engine.view(state, seat))
+        services.match_play(user=user, table_id=table_id, seq=match.seq, action=action)
+    match.refresh_from_db()
+    return match.seq
+
+
+def timezone_now() -> Any:
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def moves_seen(
+    browser: Any, base: str, game: str, table_id: str, session: str, moves: int
+) -> dict[str, Any]:
+    """The page open and live; ``moves`` moves made on the server, each frame the page gets
+    weighed; then the network throttled to 2G and one more move timed to the screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ar")
+    context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+    page = context.new_page()
+    frames: list[int] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(len(str(payload).encode())))
+
+    page.on("websocket", on_socket)
+    page.goto(f"{base}/majlis/t/{table_id}/")
+    page.wait_for_selector("#table-conn.on", timeout=60_000)
+    page.wait_for_timeout(500)  # the first state frame in
+    sizes = []
+    for _ in range(moves):
+        before = len(frames)
+        seq = play_one(table_id)
+        page.wait_for_selector(f"#table-live[data-seq='{seq}']", state="attached", timeout=30_000)
+        sizes.extend(frames[before:])
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_2G)
+    started = time.perf_counter()
+    seq = play_one(table_id)
+    page.wait_for_selector(f"#table-live[data-seq='{seq}']", state="attached", timeout=60_000)
+    slow = (time.perf_counter() - started) * 1000
+    context.close()
+    return {"bytes": percentile(sizes, 0.5) if sizes else None, "slow_ms": slow}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.table_page", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="one load per page")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=6, help="moves weighed per game")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else max(1, args.repeats)
 
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/9")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
+    # The moves are made with the ORM between Playwright's calls, in this one thread: Playwright's
+    # sync API keeps an event loop here, which Django would otherwise take for async code.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     import django
 
     django.setup()
@@ -155,10 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures[f"{game}_first_render_ms"] = round(percentile(fcp, 0.5), 1) if fcp else None
                 figures[f"{game}_live_ms"] = round(percentile([r["live"] for r in runs], 0.5), 1)
                 figures[f"{game}_js_css_gzip_kb"] = round(runs[-1]["kb"], 1)
+                seen = moves_seen(browser, base, game, table_id, session, max(1, args.moves))
+                figures[f"{game}_move_frame_bytes"] = seen["bytes"]
+                figures[f"{game}_move_2g_ms"] = round(seen["slow_ms"])
                 print(
                     f"{game}: first paint {figures[f'{game}_first_render_ms']} ms, "
                     f"live {figures[f'{game}_live_ms']} ms, "
-                    f"JS+CSS {figures[f'{game}_js_css_gzip_kb']} KB gzip ({repeats} loads)"
+                    f"JS+CSS {figures[f'{game}_js_css_gzip_kb']} KB gzip ({repeats} loads); "
+                    f"a move's frame {seen['bytes']} bytes, on 2G {round(seen['slow_ms'])} ms"
                 )
             browser.close()
     figures["repeats"] = repeats

@@ -19,6 +19,7 @@ from games.models import Table
 from games.services import TableError
 from language import digits
 from realtime.consumer import SahratConsumer
+from realtime.delta import DeltaEncoder
 from realtime.protocol import is_seq
 
 # Every database call of a table socket is one self-contained service or read with its own
@@ -56,6 +57,7 @@ class TableConsumer(SahratConsumer):
     table: Table
     _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
     _counted = False  # this socket is in its player's presence at the table
+    _delta: DeltaEncoder | None = None  # HTML mode: the state frames as what changed
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
     html = False
@@ -135,7 +137,10 @@ class TableConsumer(SahratConsumer):
         if kind == "state":
             state = {k: v for k, v in payload.items() if k != "type"}
             style = digits.style_of(self.user, self.language)
-            await self.send(text_data=rendering.state_fragment(state, self.language, style))
+            frame = rendering.state_fragment(state, self.language, style)
+            if self._delta is None:
+                self._delta = DeltaEncoder()
+            await self.send(text_data=self._delta.encode(frame))
         elif kind == "error":
             await self.send(text_data=rendering.error_fragment(str(payload.get("message", ""))))
         # hello and pong have nothing to show on the page
@@ -162,7 +167,9 @@ class TableConsumer(SahratConsumer):
         # sent only if the table moved on (an update lost on the way, docs/protocol.md), so
         # the check costs one small query, not a whole state.
         shown, seq = frame.get("match"), frame.get("seq")
-        if isinstance(shown, str) and is_seq(seq):
+        if frame.get("full") is True and self._delta is not None:
+            self._delta.reset()  # the page could not rebuild a delta: the next state goes whole
+        elif isinstance(shown, str) and is_seq(seq):
             if await db(selectors.table_mark)(self.table) == (shown, seq):
                 return
         await self.send_state()

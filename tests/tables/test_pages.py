@@ -15,6 +15,7 @@ from games import rendering, selectors
 from games.faces import hand as hand_face
 from games.faces import jakaro as jakaro_face
 from games.models import Majlis, Match, Table
+from realtime import delta
 from tests.engines.test_contract import card_tokens
 from tests.tables.helpers import advance_until, make_table, play_out, seat_humans
 
@@ -148,7 +149,7 @@ def test_the_table_page_shows_the_commitment_and_never_the_secret_while_playing(
     for user in (users[0], users[1], users[4]):
         page = client_for(user).get(url).content.decode()
         assert match.commitment in page and match.secret not in page
-        assert 'ws-connect="/ws/table/' in page and 'hx-ext="ws"' in page
+        assert 'ws-connect="/ws/table/' in page and 'hx-ext="ws,frame-delta"' in page
     mover = games.get("jakaro").to_move(games.get("jakaro").from_json(match.snapshot))
     page = client_for(users[mover]).get(url).content.decode()
     assert 'data-your-turn="1"' in page and 'data-frame="move"' in page
@@ -234,7 +235,12 @@ async def test_the_table_socket_speaks_html_unless_json_is_asked(creator, users,
     await page.send_json_to({"type": "move", "seq": 99, "action": "discard 2S"})
     refusal = await page.receive_from(timeout=10)
     assert refusal.startswith('<p id="table-error"') and "الطاولة" in refusal
-    assert (await page.receive_from(timeout=10)).startswith('<section id="table-live"')
+    # The fresh state after it comes as a delta against the first (realtime/delta.py): only
+    # the clock's "now" changed, so it copies the rest, in a tenth of the bytes at most.
+    again = await page.receive_from(timeout=10)
+    assert again.startswith('{"delta":') and len(again) < len(first) / 10
+    rebuilt = delta.rebuild(first, again)
+    assert rebuilt.startswith('<section id="table-live"') and 'id="table-chat"' in rebuilt
     # Pings are answered on the JSON socket only: nothing to show on a page.
     await page.send_json_to({"type": "ping", "seq": 1})
     assert await page.receive_nothing(timeout=0.3)

@@ -1,0 +1,105 @@
+"""The table page's state frames as deltas (realtime/delta.py, static/js/frame_delta.js): what
+the server encodes, the page rebuilds exactly, in Python and in the page's own script under
+Node; and a delta is only sent when it is shorter than the frame."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from realtime.delta import PREFIX, DeltaEncoder, pieces, rebuild
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_TESTS = Path(__file__).with_name("frame_delta.test.mjs")
+
+WORDS = ["دورك", "الكومة", "ورقة", "لاعب ١", "Ali", "7D", "JK1", "١٥", "«هاند»", "a, b", "x>y"]
+
+
+def frame(rnd: random.Random, n: int) -> str:
+    """A table-like frame: nested tags with attributes, Arabic words, an embedded JSON list."""
+    items = [
+        f'<li class="c{rnd.randrange(4)}" data-n="{i}"><b>{rnd.choice(WORDS)}</b>'
+        f"{rnd.choice(WORDS)}</li>"
+        for i in range(n)
+    ]
+    data = json.dumps({"hand": rnd.sample(WORDS, 4), "seq": rnd.randrange(99)}, ensure_ascii=False)
+    return (
+        f'<section id="table-live" data-seq="{rnd.randrange(99)}"><ol>{"".join(items)}</ol>'
+        f'<script type="application/json">{data}</script></section>'
+    )
+
+
+def edited(rnd: random.Random, text: str) -> str:
+    """``text`` with a few pieces changed, dropped or added (as a move changes a frame)."""
+    parts = pieces(text)
+    for _ in range(rnd.randrange(1, 6)):
+        i = rnd.randrange(len(parts))
+        kind = rnd.randrange(3)
+        if kind == 0:
+            parts[i] = f"<i>{rnd.choice(WORDS)}</i>"
+        elif kind == 1 and len(parts) > 2:
+            del parts[i]
+        else:
+            parts.insert(i, f'<span data-x="{rnd.random():.3f}">,</span>')
+    return "".join(parts)
+
+
+def cases(count: int = 300) -> list[dict]:
+    rnd = random.Random(20)
+    out = []
+    while len(out) < count:
+        encoder = DeltaEncoder()
+        last = frame(rnd, rnd.randrange(5, 40))
+        assert encoder.encode(last) == last  # a socket's first frame goes whole
+        for _ in range(8):
+            now = edited(rnd, last) if rnd.random() < 0.85 else frame(rnd, rnd.randrange(5, 40))
+            message = encoder.encode(now)
+            out.append({"last": last, "message": message, "frame": now, "pieces": pieces(now)})
+            last = now
+    return out
+
+
+def test_every_message_rebuilds_its_frame_and_a_delta_is_shorter_than_it():
+    made = cases()
+    deltas = [c for c in made if c["message"].startswith(PREFIX)]
+    assert len(deltas) > len(made) / 2
+    for c in made:
+        assert rebuild(c["last"], c["message"]) == c["frame"]
+        assert "".join(c["pieces"]) == c["frame"] and all(c["pieces"])
+    for c in deltas:
+        assert len(c["message"].encode()) < len(c["frame"].encode())
+
+
+def test_a_frame_unlike_the_last_goes_whole_and_a_reset_sends_the_next_whole():
+    encoder = DeltaEncoder()
+    first = "<p>" + "a," * 50 + "</p>"
+    assert encoder.encode(first) == first
+    same = encoder.encode(first)
+    assert same.startswith(PREFIX) and json.loads(same) == {"delta": [[0, len(pieces(first))]]}
+    other = "<div>" + "zz>" * 40 + "</div>"
+    assert encoder.encode(other) == other  # nothing in common: the delta would be longer
+    encoder.reset()
+    assert encoder.encode(other) == other
+
+
+def test_the_pages_script_rebuilds_what_the_server_meant_under_node(tmp_path: Path):
+    node = shutil.which("node")
+    assert node, "node (v20 or newer) is needed to test static/js/frame_delta.js"
+    file = tmp_path / "delta_cases.json"
+    file.write_text(json.dumps(cases(), ensure_ascii=False), encoding="utf-8")
+    out = subprocess.run(
+        [node, "--test", str(NODE_TESTS)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SAHRAT_DELTA_CASES": str(file)},
+    )
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    passed = re.search(r"^# pass (\d+)$", out.stdout, re.M)
+    assert passed and int(passed.group(1)) == 4
