@@ -23,6 +23,7 @@ from games import services
 from games.faces.common import card_label
 from games.jakaro.scenario import build
 from games.models import Majlis, Match, Table
+from tests.support.console import Console
 from tests.support.shots import screenshot
 from tests.support.tables import quiet_the_tables
 from tests.tables.conftest import LIVE_CLOCKS
@@ -130,17 +131,6 @@ def tap(target) -> None:
     target.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-# Every animation the page's scripts start, by its duration in ms (Element.animate wrapped).
-COUNT_ANIMATIONS = """() => {
-  window.animated = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (frames, options) {
-    window.animated.push(typeof options === "number" ? options : options.duration);
-    return animate.call(this, frames, options);
-  };
-}"""
-
-
 def lit(page) -> set[int]:
     return {
         int(x)
@@ -193,8 +183,7 @@ def test_card_marble_target_and_one_tap_moves(pair):
     assert state_of(match).marbles[0] == 16
     assert "11" in b.get_by_test_id("last-move").inner_text()
 
-    # One move for a card and a marble: the marble's tap plays it. Ali's page animates the
-    # marble along its eight squares in 300 ms at most; none with reduced motion.
+    # One move for a card and a marble: the marble's tap plays it.
     match = scripted(
         table_id,
         (a, b),
@@ -203,29 +192,11 @@ def test_card_marble_target_and_one_tap_moves(pair):
             "hands": {0: ["8H", "2C"], 1: ["3C", "4C"]},
         },
     )
-    b.emulate_media(reduced_motion="no-preference")  # the test pages ask for reduced motion
-    b.evaluate(COUNT_ANIMATIONS)
     card(a, "8H").click()
     assert lit(a) == {0}
     tap(marble(a, 0))
     wait_pos(b, 0, 24)
     assert state_of(match).marbles[0] == 24
-    durations = b.evaluate("window.animated")
-    assert durations and max(durations) <= 300, durations
-    b.emulate_media(reduced_motion="reduce")
-    b.evaluate("window.animated = []")
-    match = scripted(
-        table_id,
-        (a, b),
-        {
-            "marbles": {0: [24, "base", "base", "base"], 1: [50, "base", "base", "base"]},
-            "hands": {0: ["8H", "2C"], 1: ["3C", "4C"]},
-        },
-    )
-    card(a, "8H").click()
-    tap(marble(a, 0))
-    wait_pos(b, 0, 32)
-    assert b.evaluate("window.animated") == []
 
 
 def test_king_seven_jack_ten_and_four_through_the_board(pair):
@@ -750,6 +721,7 @@ def test_a_whole_match_against_a_bot_by_tapping_the_board(
     base = live_site
     nora = player(django_user_model, "nora_b", "نورة")
     ctx, page = open_as(chromium, base, nora)
+    console = Console(page)  # not one console error, script error or CSP violation on the way
     try:
         table = services.table_create(
             user=nora, game="jakaro", options={"players": 2}, majlis=majlis
@@ -776,6 +748,8 @@ def test_a_whole_match_against_a_bot_by_tapping_the_board(
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED and turns > 10
         page.get_by_test_id("jakaro-end").wait_for()
+        problems = console.problems()
+        assert problems == [], (len(problems), problems[:3])
         # The end screen lists the last deck: every move in order, who made it (Nora or the
         # bot), and the cards it dealt each of them (the match is over: nothing is hidden).
         moves, dealt = last_deck_by_replay(match)
@@ -887,7 +861,8 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
     record = """() => { window.__moves = [];
         const animate = Element.prototype.animate;
         Element.prototype.animate = function (frames, options) {
-          window.__moves.push({m: this.dataset.m, steps: frames.length});
+          window.__moves.push({m: this.dataset.m, steps: frames.length,
+                               ms: typeof options === "number" ? options : options.duration});
           return animate.call(this, frames, options); }; }"""
     a.evaluate(record)
     b.evaluate(record)
@@ -908,8 +883,10 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
     for page in (a, b):
         wait_pos(page, 0, 23)
     moves = {m["m"]: m["steps"] for m in a.evaluate("window.__moves")}
-    # Sara's King walks its 13 squares; the two marbles it knocks out go back to base.
+    # Sara's King walks its 13 squares; the two marbles it knocks out go back to base; each in
+    # 300 ms at most (issue 20: a quick opponent's next move must not wait for it).
     assert moves["0"] >= 14 and "4" in moves and "5" in moves
+    assert max(m["ms"] for m in a.evaluate("window.__moves")) <= 300
     assert b.evaluate("window.__moves") == []  # Ali asked for reduced motion
     for page in (a, b):  # the last move stays marked
         assert "last" in marble(page, 0).get_attribute("class")
