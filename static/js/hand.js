@@ -185,6 +185,7 @@
     }
     // A card selected, then the fire pile tapped: thrown (the pile is lit while it would take it).
     if (t.closest("[data-drop=fire]") && S.sel.length === 1 && canThrow(S.sel[0])) {
+      S.sendingAt = "[data-drop=fire]";
       play("throw " + S.sel[0], [...S.sel]);
       return;
     }
@@ -192,6 +193,7 @@
     if (act && !act.disabled) {
       if (!S.pending) {
         act.classList.add("pending");
+        S.sendingAt = `[data-action="${CSS.escape(act.dataset.action)}"]`;
         play(act.dataset.action);
       }
       return;
@@ -205,6 +207,7 @@
     }
     const doit = t.closest("[data-do]");
     if (doit) {
+      S.sendingAt = `[data-do="${doit.dataset.do}"]`;
       if (doit.dataset.do === "stage") onStage();
       if (doit.dataset.do === "lay") onLay();
       if (doit.dataset.do === "throw" && S.sel.length === 1) play("throw " + S.sel[0], [...S.sel]);
@@ -228,7 +231,10 @@
       return;
     }
     const fan = t.closest(".fan[data-n]");
-    if (fan) onMeld(Number(fan.dataset.n));
+    if (fan) {
+      S.sendingAt = `.fan[data-n="${fan.dataset.n}"]`;
+      onMeld(Number(fan.dataset.n));
+    }
   });
 
   document.addEventListener("change", (e) => {

@@ -35,6 +35,7 @@
     sel: [], // selected card codes (a multiset: two decks)
     staged: [], // [{tokens: [[card, stands|null]], points, ok}]
     pending: null, // {seq, cards, action}
+    sendingAt: null, // the control the pending move was sent from (a selector): "Sending…" on it
     picker: null, // {choices, pick(card)}
     refusal: "",
     errEl: null,
@@ -279,6 +280,7 @@
     if (fire) {
       const c = d.card.dataset.card;
       S.sel = [c];
+      S.sendingAt = "[data-drop=fire]";
       Sahrat.hand.play("throw " + c, [c]);
     }
     S.dragged = true;

@@ -127,6 +127,13 @@
     const g = game();
     if (!g || !cardsBox()) return;
     g.classList.toggle("is-pending", !!S.pending);
+    // "Sending…" on the control the move went from, until the table answers.
+    for (const el of g.querySelectorAll(".sending")) el.classList.remove("sending");
+    const from = S.pending && S.sendingAt ? g.querySelector(S.sendingAt) : null;
+    if (from) {
+      from.classList.add("sending");
+      from.dataset.sending = word("wPending");
+    }
     const sel = S.sel;
     const clear = g.querySelector("[data-clear]");
     if (clear) clear.hidden = sel.length === 0;

@@ -208,6 +208,14 @@
     if (p && p.after) preview(p.after, "pending");
     ui.root.classList.add("pending");
     ui.pending = true;
+    // "Sending…" on the card played (or the burn button), until the table answers.
+    const from = action.startsWith("burn")
+      ? ui.root.querySelector("[data-jk-burn]")
+      : ui.root.querySelector(`.jk-card[data-card="${CSS.escape(action.split(" ")[1])}"]`);
+    if (from) {
+      from.classList.add("sending");
+      from.dataset.sending = ui.root.dataset.wPending;
+    }
     hideBar();
     say(ui.root.dataset.wPending);
     // The frame the form would send: its button's value and its seq, as drawn.
@@ -219,6 +227,7 @@
     if (!ui.root || !ui.pending) return;
     ui.pending = false;
     ui.root.classList.remove("pending");
+    for (const el of ui.root.querySelectorAll(".sending")) el.classList.remove("sending");
     clearLit();
     ui.card = null;
     for (const b of ui.root.querySelectorAll(".jk-card")) b.setAttribute("aria-pressed", "false");

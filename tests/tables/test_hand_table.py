@@ -304,11 +304,13 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         # The tap shows as pending at once, before any answer can have come (the check runs in
         # the same task as the click, so no socket message is handled in between).
         pending = a.evaluate(
-            """() => { document.querySelector("[data-testid=throw]").click();
+            """() => { const throw_ = document.querySelector("[data-testid=throw]");
+                     throw_.click();
                      return [document.getElementById("hand-game").classList.contains("is-pending"),
-                             document.querySelector("#my-cards .pc.pending").dataset.card]; }"""
+                             document.querySelector("#my-cards .pc.pending").dataset.card,
+                             throw_.classList.contains("sending") && throw_.dataset.sending]; }"""
         )
-        assert pending == [True, "QD"]
+        assert pending == [True, "QD", "جارٍ الإرسال…"]  # "Sending…" on the button used
         wait_seq(b, seq + 5)
         wait_seq(a, seq + 5)
         assert b.get_by_test_id("fire").locator("[data-card]").get_attribute("data-card") == "QD"

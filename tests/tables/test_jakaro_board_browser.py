@@ -791,8 +791,12 @@ def test_a_move_shows_pending_at_once_with_300_ms_of_latency(pair):
     )
     card(a, "8H").click()
     tap(marble(a, 0))
-    # At once: the marble is drawn on its target, marked as pending.
+    # At once: the marble is drawn on its target, marked as pending, and the card played says
+    # it is being sent.
     assert a.locator("#jakaro.pending .jk-marble.pending[data-m='0']").count() == 1
+    sending = card(a, "8H")
+    assert "sending" in sending.get_attribute("class")
+    assert sending.evaluate("e => getComputedStyle(e, '::after').content") == '"جارٍ الإرسال…"'
     assert marble(a, 0).get_attribute("cx") == square(a, 13).get_attribute("cx")
     wait_pos(a, 0, 13)  # then the server's answer settles it
     a.wait_for_selector("#jakaro:not(.pending)")
