@@ -138,6 +138,9 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                 ],
                 "bases": bases,
                 "label": _xy(lx, ly),
+                # "partner", under the card backs: a partner sits across, where that is the
+                # side towards the middle of the board.
+                "partner_at": _num(ly * CELL + CELL / 2 + 36),
                 "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
             }
         )

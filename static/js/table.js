@@ -297,6 +297,13 @@ function tick() {
     const text = digitFormat.format(seconds);
     if (el.textContent !== text) el.textContent = text;
     el.classList.toggle("late", left < 5000);
+    // A countdown drawn as a ring (a seat's turn) shows the share of the turn left as --p, on
+    // itself or on the part that draws the ring round it ([data-ring]: a Jakaro quarter).
+    if (el.dataset.total) {
+      const part = Math.max(0, Math.min(1, left / (Number(el.dataset.total) * 1000 || 1)));
+      (el.closest("[data-ring]") || el).style.setProperty("--p", part.toFixed(3));
+      el.closest("[data-ring]")?.classList.toggle("late", left < 5000);
+    }
     if (left < -5000 && socket && !synced.has(el) && el.closest("#table-live .table-head")) {
       synced.add(el);
       send({ type: "sync" });

@@ -26,7 +26,7 @@ VIEWPORTS = [(390, 844), (360, 740), (412, 915), (844, 390)]
 TURN_CONTROLS = {
     "hand": {
         "status": ".table-status",
-        "players": "[data-testid=hand-players]",
+        "players": "[data-testid=hand-players] .hp",  # every seat round the felt
         "stock": "[data-testid=stock]",
         "fire": "[data-testid=fire]",
         "melds": "[data-testid=melds]",
@@ -86,6 +86,22 @@ HITS = """css => {
 }"""
 
 
+# Where the Hand's seats sit on the screen: each place's centre x (and the top's and bottom's
+# y), or null without a Hand felt. The next seat after the viewer's is on the right, whatever the
+# page's direction (the rules: play goes to the right).
+PLACES = """() => {
+  const one = (p) => document.querySelector(`#hand-game .hp-${p}`)?.getBoundingClientRect();
+  const [l, r, t, b] = ['left', 'right', 'top', 'bottom'].map(one);
+  if (!b || !l || !r || !t) return null;
+  const x = (q) => q.left + q.width / 2;
+  const viewer = +(document.querySelector('#table-live').dataset.youSeat ?? 0);
+  const next = document.querySelector(`#hand-game .hp[data-seat="${(viewer + 1) % 4}"]`);
+  if (!next.classList.contains('hp-right')) return {wrong: 'the next seat is not on the right'};
+  return {left: x(l), right: x(r), bottom: x(b), top: t.top + t.height / 2,
+          bottom_y: b.top + b.height / 2};
+}"""
+
+
 def seated_match(django_user_model, game: str) -> tuple[Match, list]:
     users = [player(django_user_model, f"{game}_p{i}", f"لاعب {i + 1}") for i in range(4)]
     table = make_table(users[0], game, {"players": 4})
@@ -108,6 +124,10 @@ def check_screens(page, base: str, match: Match, user, controls: dict, label: st
             assert got["missing"] == [], (where, got)
             assert got["scroll"] <= height, (where, got)
             assert got["outside"] == [], (where, got)
+            places = page.evaluate(PLACES)
+            if places:  # the Hand's players round the felt: play goes to the right, any language
+                assert places["right"] > places["bottom"] > places["left"], (where, places)
+                assert places["top"] < places["bottom_y"], (where, places)
             small = page.evaluate(HITS, TAPPABLE)
             assert small == [], f"{where}: {small}"
 
