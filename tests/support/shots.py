@@ -13,7 +13,14 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 # The test-artifacts/ pictures that docs/img/ (the README's) is made from.
 README_PICTURES = frozenset(
-    {"home-ar.png", "jakaro-board-ar.png", "jakaro-phone-ar.png", "hand-table-phone-ar.png"}
+    {
+        "home-ar.png",
+        "jakaro-board-ar.png",
+        "jakaro-phone-ar.png",
+        "jakaro-landscape-ar.png",
+        "hand-table-phone-ar.png",
+        "hand-table-landscape-ar.png",
+    }
 )
 
 

@@ -261,7 +261,6 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         assert "59" in total and "52" in total  # 30 + 29, against the threshold
         assert "KS" not in my_cards(a) and "JK1" not in my_cards(a)
         shot(a, "3-staged-opening-ar")
-        screenshot(a.locator("#hand-game"), "hand-table-phone-ar.png")
         seq = seq_of(a)
         a.get_by_test_id("lay").click()
         wait_seq(b, seq + 1)
@@ -301,6 +300,12 @@ def test_a_whole_turn_through_the_card_table_seen_by_the_other_player(
         # Throw: one card selected, one button.
         wait_seq(a, seq + 4)
         select(a, "QD")
+        # The README's pictures: the table as Sara sees it with the Queen picked to throw (the
+        # fire pile lit to take it), upright and held sideways.
+        screenshot(a, "hand-table-phone-ar.png")
+        a.set_viewport_size({"width": 844, "height": 390})
+        screenshot(a, "hand-table-landscape-ar.png")
+        a.set_viewport_size(PHONE)
         # The tap shows as pending at once, before any answer can have come (the check runs in
         # the same task as the click, so no socket message is handled in between).
         pending = a.evaluate(

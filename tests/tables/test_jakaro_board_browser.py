@@ -175,8 +175,10 @@ def test_card_marble_target_and_one_tap_moves(pair):
         16,
     ]
     shot(a, "ace-targets-ar")
-    a.locator("#jakaro .jk-time").scroll_into_view_if_needed()
-    screenshot(a, "jakaro-phone-ar.png")  # the README's picture
+    screenshot(a, "jakaro-phone-ar.png")  # the README's pictures: upright and held sideways
+    a.set_viewport_size({"width": 844, "height": 390})
+    screenshot(a, "jakaro-landscape-ar.png")
+    a.set_viewport_size({"width": 390, "height": 844})
     tap(square(a, 16))
     wait_pos(b, 0, 16)  # Ali sees it
     wait_pos(a, 0, 16)
