@@ -1034,3 +1034,36 @@ def test_each_lit_target_takes_a_44_px_tap_and_a_tap_between_two_opens_a_chooser
         assert a.locator("#jakaro .jk-marble.second").count() == 1  # now marble 1 takes the rest
         a.keyboard.press("Escape")
         card(a, "7D").click()  # back to the card's first step for the next screen
+
+
+def test_a_move_is_played_with_the_keyboard_alone(pair):
+    """Tab reaches the cards; Enter picks one; the marbles it can move are then in the tab order
+    (buttons with their names), and Enter on one plays it, as a tap would."""
+    table_id, a, b = pair
+    match = scripted(
+        table_id,
+        (a, b),
+        {
+            "marbles": {0: [16, "base", "base", "base"], 1: [50, "base", "base", "base"]},
+            "hands": {0: ["8H", "2C"], 1: ["3C", "4C"]},
+        },
+    )
+    a.locator("body").focus()
+    for _ in range(60):  # Tab on until the 8 of hearts has the focus
+        a.keyboard.press("Tab")
+        if a.evaluate("document.activeElement.dataset.card") == "8H":
+            break
+    assert a.evaluate("document.activeElement.dataset.card") == "8H"
+    a.keyboard.press("Enter")
+    assert lit(a) == {0}
+    mine = marble(a, 0)
+    assert mine.get_attribute("role") == "button" and mine.get_attribute("tabindex") == "0"
+    assert mine.get_attribute("aria-label")  # named for a screen reader
+    for _ in range(60):  # on through the page until the lit marble has it
+        a.keyboard.press("Tab")
+        if a.evaluate("document.activeElement.dataset.m") == "0":
+            break
+    assert a.evaluate("document.activeElement.dataset.m") == "0"
+    a.keyboard.press("Enter")
+    wait_pos(b, 0, 24)
+    assert state_of(match).marbles[0] == 24
