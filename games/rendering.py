@@ -207,6 +207,7 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "view": view,
         "game_view": game_view,
         "game_template": face.TEMPLATE,
+        "rules_template": face.RULES,
         "game_stylesheet": face.STYLESHEET,
         # The game's own scripts, loaded in the table page's head so they run before the first
         # state frame swaps the game's part in.

@@ -21,6 +21,7 @@ class Face(Protocol):
 
     NAME: Any  # the game's name in the active language (a lazy text)
     TEMPLATE: str  # the template that draws the game's part of a table: games/views/<game>.html
+    RULES: str  # the game's rules in short, in the table's "More" sheet: games/rules/<game>.html
     STYLESHEET: str  # its part of the stylesheet (static/css/<game>.css), after css/table.css
     # Its table page's own scripts (static paths), in the order they run: classic deferred
     # scripts after static/js/table_kit.js and table.js, sharing window.Sahrat.

@@ -25,6 +25,7 @@ from games.faces.common import (
 
 NAME = gettext_lazy("Hand")
 TEMPLATE = "games/views/hand.html"
+RULES = "games/rules/hand.html"
 STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
 # The table page's Hand scripts, in the order they run: the meld rules, then the shared state
 # and the hand's order, the tray and the moves, and what each frame changes and the taps.

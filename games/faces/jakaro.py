@@ -25,6 +25,7 @@ from games.jakaro.guide import explain
 
 NAME = gettext_lazy("Jakaro")
 TEMPLATE = "games/views/jakaro.html"
+RULES = "games/rules/jakaro.html"
 STYLESHEET = "css/jakaro.css"  # linked after css/table.css by the pages that draw a board
 # The table page's Jakaro scripts, in the order they run: the board as drawn, the choices and
 # the move sent, then each board set up, the settings and sounds, and the taps.

@@ -213,6 +213,14 @@ def test_the_dock_opens_each_sheet_over_the_table_and_closes_it(
             assert box["y"] + box["height"] <= 844 + 0.5
             sheet.get_by_test_id("sheet-close").click()
             assert not sheet.evaluate("d => d.open")
+        # The game's rules in short, in the "More" sheet, in the player's language.
+        page.get_by_test_id("dock-sheet-more").click()
+        rules = page.get_by_test_id("rules")
+        rules.locator("summary").click()
+        items = rules.locator("li")
+        assert items.count() == 7 and items.first.is_visible()
+        assert "النزلة ثلاث أوراق" in rules.inner_text()
+        page.keyboard.press("Escape")
         # The fair-shuffle sheet shows the match's commitment.
         page.get_by_test_id("dock-sheet-fair").click()
         assert page.get_by_test_id("commitment").inner_text() == match.commitment
