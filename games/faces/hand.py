@@ -8,7 +8,6 @@ import functools
 from typing import Any
 
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -22,6 +21,7 @@ from games.faces.common import (
     named,
     pretty_cards,
 )
+from games.faces.hand_seats import seats_round_the_felt
 
 NAME = gettext_lazy("Hand")
 TEMPLATE = "games/views/hand.html"
@@ -225,58 +225,25 @@ def threshold_words(view: dict[str, Any], you: int | None) -> str:
 # --------------------------------------------------------------------------------- the view
 
 
-# Where each seat sits round the felt, by how many seats after the viewer it plays: the viewer
-# at the bottom, and play goes to the right (rules: the next seat is the player on your right),
-# so the next seat is on the right of the screen, whatever the page's direction.
-PLACES = {
-    2: ("bottom", "top"),
-    3: ("bottom", "right", "left"),
-    4: ("bottom", "right", "top", "left"),
-}
-
-
-def _players(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> list[dict]:
-    """The players round the felt: each seat's place, name, backs, opening and presence."""
-    totals = view.get("totals") or []
-    opened = view.get("opened") or []
-    counts = view.get("hand_counts") or []
-    opening_points: dict[int, int] = {}
-    for seat, points in view.get("openings") or []:
-        opening_points.setdefault(seat, points)
-    by_number = {s["number"]: s for s in seats}
-    players = view.get("players", 0)
-    places = PLACES.get(players, ())
-    viewer = you if you is not None and you < players else 0  # a watcher sees seat 0's side
-    rows = []
-    for seat in range(players):
-        row = by_number.get(seat, {})
-        count = counts[seat] if seat < len(counts) else 0
-        name = named(seats, seat)
-        rows.append(
+def _meld_groups(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> list:
+    """The melds on the table by owner, as they lie in front of each player: the viewer's
+    first, then the others in play order (a watcher's from seat 0)."""
+    players = view.get("players", 0) or 1
+    first = you if you is not None and you < players else 0
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for m in view.get("melds") or []:
+        groups.setdefault(m["owner"], []).append(
             {
-                "seat": seat,
-                "name": name,
-                "initial": name[:1],
-                "place": places[(seat - viewer) % players] if places else "top",
-                "partner": bool(view.get("partners"))
-                and you is not None
-                and seat != you
-                and seat % 2 == you % 2,
-                "bot": row.get("bot", False),
-                "you": seat == you,
-                "count": count,
-                "backs": mark_safe("<i></i>" * min(count, 15)),
-                "opened": seat < len(opened) and opened[seat],
-                "opening": opening_points.get(seat),
-                "turn": view.get("status") == "playing" and view.get("turn") == seat,
-                "connected": row.get("connected", True) or row.get("bot", False),
-                "bot_playing": row.get("bot_playing", False),
-                "away_until": row.get("away_until"),
-                "left": row.get("left", False),
-                "total": totals[seat] if seat < len(totals) else 0,
+                "n": m["n"],
+                "owner": named(seats, m["owner"]),
+                "cards": [hand_card(c, s) for c, s in zip(m["cards"], m["stands"], strict=False)],
+                "points": m["points"],
             }
         )
-    return rows
+    return [
+        {"seat": seat, "owner": named(seats, seat), "you": seat == you, "melds": groups[seat]}
+        for seat in sorted(groups, key=lambda s: (s - first) % players)
+    ]
 
 
 def _hint_moves(mine: bool, hints: dict[str, Any]) -> list[dict[str, str]]:
@@ -336,7 +303,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "easy": view.get("table") == "easy",
         "hand": [hand_card(c) for c in hand],
         "in_hand_points": sum(card_value(c) for c in hand),
-        "others": _players(view, seats, you),
+        "others": seats_round_the_felt(view, seats, you),
         # The players' row above the cards shows each seat's presence: while a round is played
         # the table's own seat list would list everyone a second time (_table_live.html).
         "own_seats": True,
@@ -352,6 +319,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
             }
             for m in view.get("melds") or []
         ],
+        "meld_groups": _meld_groups(view, seats, you),
         "fire_top": hand_card(view["fire_top"]) if view.get("fire_top") else None,
         "fire_history": [hand_card(c) for c in reversed(fire[:-1])][:40],
         "fire_count": len(fire),

@@ -310,62 +310,9 @@ function tick() {
     }
   }
 }
-setInterval(() => {
-  tick();
-  lastSeconds();
-}, 250);
+setInterval(tick, 250);
 document.addEventListener("htmx:wsAfterMessage", tick);
 tick();
-
-// A turn you cannot miss: when the turn comes to this player, the table is outlined and "Your
-// turn" shows a moment (and the phone vibrates, where the player asked for it and the browser
-// allows); in the last five seconds of the turn the seconds show large over the table. The
-// games add their own sound (their settings).
-const KEY_VIBRATE = "sahrat.table.vibrate";
-let turnSeen = ""; // the match whose turn of this player's was last marked ("" between turns)
-let turnTimer = 0;
-
-function yourTurnMoment() {
-  const l = live();
-  const toast = document.getElementById("turn-toast");
-  if (!l || !toast) return;
-  const yours = l.dataset.yourTurn === "1" && l.dataset.status === "playing";
-  const key = yours ? l.dataset.match : "";
-  if (yours && key !== turnSeen) {
-    root.classList.add("turn-now");
-    toast.hidden = false;
-    clearTimeout(turnTimer);
-    turnTimer = setTimeout(() => {
-      root.classList.remove("turn-now");
-      toast.hidden = true;
-    }, 1600);
-    if (Sahrat.setting(KEY_VIBRATE, 0) === 1) navigator.vibrate?.(150);
-  }
-  turnSeen = key;
-}
-document.addEventListener("htmx:wsAfterMessage", yourTurnMoment);
-yourTurnMoment();
-
-function lastSeconds() {
-  const big = document.getElementById("turn-late");
-  const count = document.querySelector("#table-live[data-your-turn] .table-head .countdown");
-  const left = count ? Number(count.dataset.left) : Number.NaN;
-  const late = left > 0 && left <= 5;
-  if (big) {
-    if (big.hidden === late) big.hidden = !late;
-    if (late && big.textContent !== count.textContent) big.textContent = count.textContent;
-  }
-  root.classList.toggle("turn-late", late);
-}
-
-const vibrate = document.querySelector("[data-table-vibrate]");
-if (vibrate) {
-  vibrate.checked = Sahrat.setting(KEY_VIBRATE, 0) === 1;
-  vibrate.addEventListener("change", () => {
-    Sahrat.store(KEY_VIBRATE, vibrate.checked ? 1 : 0);
-    if (vibrate.checked) navigator.vibrate?.(60); // felt now, from the tap that asks for it
-  });
-}
 
 // The idle check: updates travel at most once, so a lost one would leave this page behind
 // until the next change or the next deadline (a whole turn, and it may be this player's).

@@ -183,3 +183,28 @@ def test_while_a_round_is_played_each_player_is_listed_once_with_their_presence(
     match.save()
     _, rest = fragment_parts(rendering.state_fragment(selectors.table_state(table, users[0]), "en"))
     assert 'data-testid="seats"' in rest
+
+
+def test_the_melds_are_grouped_by_owner_the_viewers_first_then_in_play_order() -> None:
+    view = {
+        "players": 3,
+        "melds": [
+            {"n": 1, "owner": 0, "cards": ["4D", "5D", "6D"], "stands": ["4D", "5D", "6D"]},
+            {"n": 2, "owner": 2, "cards": ["KS", "KH", "KD"], "stands": ["KS", "KH", "KD"]},
+            {"n": 3, "owner": 0, "cards": ["9C", "10C", "JC"], "stands": ["9C", "10C", "JC"]},
+            {"n": 4, "owner": 1, "cards": ["2S", "3S", "4S"], "stands": ["2S", "3S", "4S"]},
+        ],
+    }
+    for meld in view["melds"]:
+        meld["points"] = 0
+    names = ["Sara", "Ali", "Huda"]
+    seats = [{"number": n, "label": name, "empty": False} for n, name in enumerate(names)]
+    groups = hand_face._meld_groups(view, seats, you=1)
+    assert [(g["seat"], [m["n"] for m in g["melds"]]) for g in groups] == [
+        (1, [4]),  # Ali's own first
+        (2, [2]),  # then the next in play order (on Ali's right)
+        (0, [1, 3]),
+    ]
+    assert groups[0]["you"] and groups[2]["owner"] == "Sara"
+    watched = hand_face._meld_groups(view, seats, you=None)  # a watcher: from seat 0
+    assert [g["seat"] for g in watched] == [0, 1, 2]

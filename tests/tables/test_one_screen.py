@@ -9,8 +9,9 @@ the table); the page of the one whose turn it is is measured, then a fifth user'
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
-from games.models import Match
+from games.models import Match, Seat
 from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
@@ -106,6 +107,9 @@ def seated_match(django_user_model, game: str) -> tuple[Match, list]:
     users = [player(django_user_model, f"{game}_p{i}", f"لاعب {i + 1}") for i in range(4)]
     table = make_table(users[0], game, {"players": 4})
     seat_humans(table, users)
+    # Everyone away with their seat kept (the fullest seat a screen shows: the countdown of the
+    # seat-keeping in words); the page opened takes its own seat back.
+    Seat.objects.filter(table=table).update(connected=0, away_since=timezone.now())
     return Match.objects.get(table=table, status=Match.Status.PLAYING), users
 
 
