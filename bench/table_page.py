@@ -21,7 +21,8 @@ round trip, 1.6 Mbit/s down, 750 kbit/s up). For each page, the median of ``--re
   emulation holds a WebSocket frame to the link's bandwidth but does not add its latency: on a
   real such link add up to 1.5 s.
 
-The last line is one JSON object with those keys. ``--quick`` loads each page once.
+The last line is one JSON object with those keys. ``--quick`` loads each page once and weighs
+two moves.
 """
 
 from __future__ import annotations
@@ -207,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=6, help="moves weighed per game")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else max(1, args.repeats)
+    moves = 2 if args.quick else max(1, args.moves)
 
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/9")
@@ -236,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures[f"{game}_first_render_ms"] = round(percentile(fcp, 0.5), 1) if fcp else None
                 figures[f"{game}_live_ms"] = round(percentile([r["live"] for r in runs], 0.5), 1)
                 figures[f"{game}_js_css_gzip_kb"] = round(runs[-1]["kb"], 1)
-                seen = moves_seen(browser, base, game, table_id, session, max(1, args.moves))
+                seen = moves_seen(browser, base, game, table_id, session, moves)
                 figures[f"{game}_move_frame_bytes"] = seen["bytes"]
                 figures[f"{game}_move_2g_ms"] = round(seen["slow_ms"])
                 print(
@@ -247,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             browser.close()
     figures["repeats"] = repeats
+    figures["moves"] = moves
     print(json.dumps(figures))
     return 0
 
