@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "wallet",
     "games",
     "verify",
+    "standing",
     "sahrat_site",  # the project's own system checks (sahrat_site/checks.py)
 ]
 

@@ -21,6 +21,7 @@ from games.selectors import game_of, load_state, random_source
 from games.services import clock, coins, events
 from games.services.errors import TableError
 from games.services.tables import new_match, playing_match
+from standing import services as standing
 
 # What a logged action changes on the match row (saved with update_fields: a move's UPDATE
 # stays small).
@@ -96,6 +97,9 @@ def end_match(
     if was_playing:
         if status == Match.Status.FINISHED:
             coins.settle(match)  # the pot (or free-table rewards), once
+            # The players' ratings, once, from the seats as the match ended (a leaver's seat
+            # still holds them: it is emptied when the table reopens, below).
+            standing.rate_match(match, Seat.objects.filter(table=table).order_by("number"))
         else:
             coins.refund(match)  # every stake back in full
         _reopen(table, match)

@@ -1,0 +1,111 @@
+"""The rating mathematics of a match, pure (no Django): which mode a match is rated in, the
+places its outcome gives each seat, and the new ratings, from the openskill library's
+Plackett-Luce model (Weng-Lin; several players and teams). docs/standing.md says what counts
+and why.
+
+- A mode per game and form: Hand solo (2 to 4 players, by places), Hand partners, Jakaro with
+  two players, Jakaro partners. Ratings of different modes never meet.
+- Places come from the engine's outcome (shared places are ties). A player who left (their seat
+  given up) ranks last, below every place, whatever their seat's bot did; in partners the team
+  of a leaver ranks last. A leaver's partner keeps their rating unchanged (they did not leave,
+  and could not win alone): the match is rated, the partner's change is 0.
+- Shown as one number: the library's ordinal (mu - 3 sigma) scaled to a familiar range, 1000
+  at the start; "?" (provisional) while sigma is above PROVISIONAL_SIGMA.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+MODES = ("hand-solo", "hand-partners", "jakaro-2", "jakaro-partners")
+START_MU = 25.0
+START_SIGMA = 25.0 / 3.0
+PROVISIONAL_SIGMA = 6.0  # about ten matches from the start: below it, the number is shown plain
+SHOWN_BASE = 1000
+SHOWN_SCALE = 40  # display = 1000 + 40 * (mu - 3 sigma): a new player 1000, a strong one ~2000
+
+MODEL = PlackettLuce()  # the library's defaults (tau keeps a rating from freezing)
+
+
+def mode_of(game: str, options: dict[str, Any]) -> str:
+    """The rating mode of a match of ``game`` with ``options`` (its table's options)."""
+    if game == "hand":
+        return "hand-partners" if options.get("partners") else "hand-solo"
+    return "jakaro-partners" if int(options.get("players", 2)) == 4 else "jakaro-2"
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The one number a player sees."""
+    return round(SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma))
+
+
+def provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+@dataclass(frozen=True)
+class Player:
+    """One rated seat: who, their rating before, where they finished."""
+
+    user: int
+    seat: int
+    mu: float
+    sigma: float
+    place: int  # 1 = first; shared places are equal
+    team: int  # the seat's team (partners), or the seat itself
+    left: bool = False
+
+
+def places(outcome: dict[str, Any], seats: int, left: Sequence[int]) -> list[int]:
+    """Each seat's place from the engine's outcome (``places``: rows of [place, seats], best
+    first; units that tie share the place number), a leaver's after every other place."""
+    out: dict[int, int] = {}
+    for place, group in outcome.get("places") or []:
+        for seat in group:
+            out[seat] = place
+    last = max(out.values(), default=0) + 1
+    for seat in left:
+        out[seat] = last
+    return [out.get(seat, last) for seat in range(seats)]
+
+
+def teams_of(outcome: dict[str, Any], seats: int) -> list[int]:
+    """Each seat's scoring unit (its team of partners, or itself), from the outcome."""
+    out = list(range(seats))
+    for i, team in enumerate(outcome.get("teams") or []):
+        for seat in team:
+            out[seat] = i
+    return out
+
+
+def rate(players: Sequence[Player]) -> dict[int, tuple[float, float]]:
+    """The new (mu, sigma) of every player of one match, by user. Teams are rated as teams
+    (partners), each at its best member's place unless one left (then last)."""
+    teams: dict[int, list[Player]] = {}
+    for p in sorted(players, key=lambda p: p.seat):
+        teams.setdefault(p.team, []).append(p)
+    order = sorted(teams)
+    ranks = []
+    for t in order:
+        members = teams[t]
+        if any(m.left for m in members):
+            ranks.append(max(m.place for m in members))
+        else:
+            ranks.append(min(m.place for m in members))
+    rated = MODEL.rate(
+        [[MODEL.rating(mu=m.mu, sigma=m.sigma) for m in teams[t]] for t in order], ranks=ranks
+    )
+    out: dict[int, tuple[float, float]] = {}
+    for t, new_team in zip(order, rated, strict=True):
+        members = teams[t]
+        leaver = any(m.left for m in members)
+        for m, new in zip(members, new_team, strict=True):
+            if leaver and not m.left:
+                out[m.user] = (m.mu, m.sigma)  # a leaver's partner: no change
+            else:
+                out[m.user] = (new.mu, new.sigma)
+    return out

@@ -1,0 +1,87 @@
+"""Ratings written as matches end, through the games' own services (standing/services.py
+called by end_match): exactly once, unrated with a bot from the start, a leaver last and
+their partner unchanged, and a rebuild that gives back every stored value."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.models import Match
+from standing import ratings
+from standing.models import RatedMatch, Rating, RatingChange
+from standing.services import rate_match, rebuild
+from tests.tables.helpers import make_table, play_out, seat_humans
+
+pytestmark = pytest.mark.django_db
+
+
+def played(users, game: str, options: dict, *, bot_seat: int | None = None) -> Match:
+    """A match at a new table, the users seated (a bot at ``bot_seat`` from the start), played
+    to its end by the server's time-outs."""
+    table = make_table(users[0], game, options)
+    humans = [u for i, u in enumerate(users) if i != bot_seat]
+    if bot_seat is None:
+        seat_humans(table, humans)
+    else:
+        seat_humans(table, humans)  # seats 0.. for the humans
+        services.seat_add_bot(user=users[0], table_id=table.public_id, number=bot_seat)
+    match = Match.objects.get(table=table, number=1)
+    return play_out(match)
+
+
+def rating(user, mode: str) -> Rating:
+    return Rating.objects.get(user=user, mode=mode)
+
+
+def test_a_finished_match_is_rated_once_and_the_winner_gains(users):
+    match = played(users[:2], "jakaro", {"players": 2})
+    record = RatedMatch.objects.get(match=match)
+    assert record.rated and record.mode == "jakaro-2"
+    winner = next(p["user"] for p in record.players if p["place"] == 1)
+    loser = next(p["user"] for p in record.players if p["place"] == 2)
+    assert Rating.objects.get(user_id=winner, mode="jakaro-2").mu > ratings.START_MU
+    assert Rating.objects.get(user_id=loser, mode="jakaro-2").mu < ratings.START_MU
+    assert RatingChange.objects.filter(rated_match=record).count() == 2
+    # Again for the same match (a retry): nothing more.
+    before = list(Rating.objects.order_by("id").values_list("mu", "sigma", "rated"))
+    assert rate_match(match, match.table.seats.all()) is None
+    assert list(Rating.objects.order_by("id").values_list("mu", "sigma", "rated")) == before
+    assert RatingChange.objects.count() == 2
+
+
+def test_a_bot_seated_from_the_start_makes_the_match_unrated(users):
+    match = played(users[:2], "jakaro", {"players": 2}, bot_seat=1)
+    record = RatedMatch.objects.get(match=match)
+    assert not record.rated
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_leaver_ranks_last_and_their_partner_keeps_their_rating(users):
+    table = make_table(users[0], "jakaro", {"players": 4})
+    seat_humans(table, users[:4])
+    services.seat_forfeit(user=users[1], table_id=table.public_id)  # seat 1 leaves
+    match = play_out(Match.objects.get(table=table, number=1))
+    record = RatedMatch.objects.get(match=match)
+    places = {p["seat"]: p["place"] for p in record.players}
+    assert places[1] == max(places.values())
+    assert rating(users[1], "jakaro-partners").mu < ratings.START_MU  # the leaver loses
+    partner = rating(users[3], "jakaro-partners")  # seat 3: seat 1's partner
+    assert (partner.mu, partner.sigma) == (ratings.START_MU, ratings.START_SIGMA)
+    assert partner.rated == 1
+
+
+def test_the_rebuild_gives_back_every_stored_rating(users):
+    played(users[:2], "jakaro", {"players": 2})
+    played([users[1], users[0]], "jakaro", {"players": 2})
+    played(users[:4], "jakaro", {"players": 4})
+    found = rebuild()
+    # jakaro-2: users 0 and 1; jakaro-partners: 0 to 3. (A Hand match played out by time-outs
+    # takes a minute; the Hand's modes go through the same code: test_ratings.py test_modes.)
+    assert found["matches"] == 3 and found["ratings"] == 2 + 4
+    assert found["changes_wrong"] == 0 and found["ratings_wrong"] == 0
+    call_command("standing_rebuild")  # exits 0
+    # A stored value changed by hand is found.
+    Rating.objects.filter(user=users[0], mode="jakaro-2").update(mu=30.0)
+    assert rebuild()["ratings_wrong"] == 1
