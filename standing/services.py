@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Min
+
 from standing import ratings
 from standing.models import RatedMatch, Rating, RatingChange
 
@@ -98,7 +100,15 @@ def rebuild() -> dict[str, int]:
             "rated_match_id", "user_id", "mu_before", "sigma_before", "mu_after", "sigma_after"
         )
     }
-    for record in RatedMatch.objects.filter(rated=True).order_by("at", "match_id"):
+    # In the order the ratings were applied: the first change's id, taken after the rows' locks
+    # (two matches of the same players ending at once are applied one after the other, and the
+    # one that got the locks first may have been recorded second).
+    in_order = (
+        RatedMatch.objects.filter(rated=True)
+        .annotate(first=Min("changes__id"))
+        .order_by("first", "match_id")
+    )
+    for record in in_order:
         matches += 1
         before = {
             p["user"]: state.get(

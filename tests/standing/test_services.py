@@ -85,3 +85,56 @@ def test_the_rebuild_gives_back_every_stored_rating(users):
     # A stored value changed by hand is found.
     Rating.objects.filter(user=users[0], mode="jakaro-2").update(mu=30.0)
     assert rebuild()["ratings_wrong"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_matches_of_the_same_players_ending_at_once_lose_no_update(users):
+    """Twenty finished matches of the same two players rated at the same moment from twenty
+    threads (each its own PostgreSQL connection and transaction): every one is applied, one
+    after the other on the locked rows, and the rebuild finds the same values."""
+    import threading
+    from types import SimpleNamespace
+
+    from django.db import connection, transaction
+
+    table = make_table(users[0], "jakaro", {"players": 2})
+    outcome = {"places": [[1, [0]], [2, [1]]], "shares": {}, "teams": [[0], [1]]}
+    matches = [
+        Match.objects.create(
+            table=table,
+            number=n + 2,
+            game="jakaro",
+            options={"players": 2},
+            commitment="c" * 64,
+            secret="s" * 64,
+            status=Match.Status.FINISHED,
+            outcome=outcome,
+        )
+        for n in range(20)
+    ]
+    seats = [
+        SimpleNamespace(number=i, user_id=users[i].pk, is_bot=False, left=False) for i in (0, 1)
+    ]
+    start = threading.Barrier(20)
+    errors = []
+
+    def end(match):
+        try:
+            start.wait()
+            with transaction.atomic():
+                rate_match(match, seats)
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=end, args=(m,)) for m in matches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert rating(users[0], "jakaro-2").rated == 20 == rating(users[1], "jakaro-2").rated
+    assert RatingChange.objects.count() == 40
+    found = rebuild()
+    assert found["matches"] == 20 and found["changes_wrong"] == 0 and found["ratings_wrong"] == 0
