@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import LOOKALIKE, EmailForm, ProfileForm, SignUpForm
 from accounts.models import User
+from standing.selectors import ratings_of
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -59,7 +60,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         response = redirect("accounts:profile")
         _remember_language(response, user.language)
         return response
-    return render(request, "accounts/profile.html", {"form": form})
+    standing = ratings_of(request.user)
+    return render(request, "accounts/profile.html", {"form": form, "standing": standing})
 
 
 @login_required

@@ -138,3 +138,27 @@ def test_twenty_matches_of_the_same_players_ending_at_once_lose_no_update(users)
     assert RatingChange.objects.count() == 40
     found = rebuild()
     assert found["matches"] == 20 and found["changes_wrong"] == 0 and found["ratings_wrong"] == 0
+
+
+def test_the_profile_shows_each_rating_provisional_with_its_last_change(users, client):
+    from django.urls import reverse
+
+    client.force_login(users[0])
+    empty = client.get(reverse("accounts:profile")).content.decode()
+    assert 'data-testid="ratings"' in empty and "لا مباراة محسوبة بعد" in empty
+    match = played(users[:2], "jakaro", {"players": 2})
+    record = RatedMatch.objects.get(match=match)
+    mine = RatingChange.objects.get(rated_match=record, user=users[0])
+    change = ratings.shown(mine.mu_after, mine.sigma_after) - ratings.shown(
+        mine.mu_before, mine.sigma_before
+    )
+    row = rating(users[0], "jakaro-2")
+    page = client.get(reverse("accounts:profile")).content.decode()
+    shown = str(ratings.shown(row.mu, row.sigma)).translate(
+        str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+    )
+    assert f"{shown}?" in page  # one match: still provisional
+    sign = "+" if change > 0 else ""
+    digits = str(change).translate(indic)
+    assert f"{sign}{digits}" in page
+    assert "جاكارو، لاعبان" in page

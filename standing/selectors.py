@@ -1,0 +1,36 @@
+"""The standing as pages show it (read only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from standing import ratings
+from standing.models import MODE_CHOICES, Rating, RatingChange
+
+
+def ratings_of(user: Any) -> list[dict[str, Any]]:
+    """The player's rating in each mode they have played rated: the number shown, whether it is
+    still provisional ("?"), the rated matches, and the last match's change of the number."""
+    rows = {r.mode: r for r in Rating.objects.filter(user=user)}
+    out = []
+    for mode, label in MODE_CHOICES:
+        row = rows.get(mode)
+        if row is None:
+            continue
+        last = RatingChange.objects.filter(user=user, mode=mode).order_by("-id").first()
+        change = None
+        if last is not None:
+            change = ratings.shown(last.mu_after, last.sigma_after) - ratings.shown(
+                last.mu_before, last.sigma_before
+            )
+        out.append(
+            {
+                "mode": mode,
+                "label": label,
+                "shown": ratings.shown(row.mu, row.sigma),
+                "provisional": ratings.provisional(row.sigma),
+                "rated": row.rated,
+                "change": change,
+            }
+        )
+    return out
