@@ -83,7 +83,8 @@ def _apply(record: RatedMatch) -> None:
             )
         )
         row.mu, row.sigma, row.rated = mu, sigma, row.rated + 1
-        row.save(update_fields=["mu", "sigma", "rated", "updated_at"])
+        row.updated_at = record.at
+    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "rated", "updated_at"])
     RatingChange.objects.bulk_create(changes)
 
 
