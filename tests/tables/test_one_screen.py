@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Seat
-from tests.support.shots import screenshot
+from tests.support.shots import ARTIFACTS, screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import open_as, open_sheet, player, wait_live
@@ -125,6 +125,10 @@ def check_screens(page, base: str, match: Match, user, controls: dict, label: st
             got = page.evaluate(MEASURE, controls)
             screenshot(page, f"one-screen-{label}-{lang}-{width}x{height}.png")
             where = f"{label} {lang} {width}x{height}"
+            if got["missing"] or got["scroll"] > height or got["outside"]:
+                # Kept whatever the screenshot setting: what the failure below looked like.
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"failed-{label}-{lang}-{width}x{height}.png"))
             assert got["missing"] == [], (where, got)
             assert got["scroll"] <= height, (where, got)
             assert got["outside"] == [], (where, got)
