@@ -62,6 +62,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
+    path("u/<str:username>/", views.player, name="player"),
     path("email/", views.email, name="email"),
     path("language/", views.set_language, name="language"),
 ]

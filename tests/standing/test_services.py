@@ -161,3 +161,22 @@ def test_the_profile_shows_each_rating_provisional_with_its_last_change(users, c
     digits = str(change).translate(indic)
     assert f"{sign}{digits}" in page
     assert "جاكارو، لاعبان" in page
+
+
+def test_a_players_public_page_shows_their_ratings_to_anyone(users, client):
+    from django.urls import reverse
+
+    played(users[:2], "jakaro", {"players": 2})
+    page = client.get(reverse("accounts:player", args=[users[1].username]))
+    assert page.status_code == 200  # no log-in needed
+    text = page.content.decode()
+    row = rating(users[1], "jakaro-2")
+    assert str(ratings.shown(row.mu, row.sigma)) in text.translate(
+        str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+    )
+    assert users[1].display_name in text and 'data-testid="ratings"' in text
+    assert client.get(reverse("accounts:player", args=["nobody-here"])).status_code == 404
+    # The player's own profile links to it.
+    client.force_login(users[1])
+    own = client.get(reverse("accounts:profile")).content.decode()
+    assert reverse("accounts:player", args=[users[1].username]) in own
