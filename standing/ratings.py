@@ -109,3 +109,24 @@ def rate(players: Sequence[Player]) -> dict[int, tuple[float, float]]:
             else:
                 out[m.user] = (new.mu, new.sigma)
     return out
+
+
+def rate_recorded(
+    players: Sequence[dict[str, Any]], before: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """``rate`` for a match as recorded (RatedMatch.players: seat, user, place, team, left),
+    from each user's (mu, sigma) before it: what the writer applies and the rebuild redoes."""
+    return rate(
+        [
+            Player(
+                user=p["user"],
+                seat=p["seat"],
+                mu=before[p["user"]][0],
+                sigma=before[p["user"]][1],
+                place=p["place"],
+                team=p["team"],
+                left=p["left"],
+            )
+            for p in players
+        ]
+    )

@@ -69,20 +69,7 @@ def _apply(cursor: Any, match_id: int, mode: str, players: list[dict[str, Any]],
         [x for u in users for x in (u, mode, ratings.START_MU, ratings.START_SIGMA, now)],
     )
     rows = {user: (row_id, mu, sigma) for row_id, user, mu, sigma in cursor.fetchall()}
-    new = ratings.rate(
-        [
-            ratings.Player(
-                user=p["user"],
-                seat=p["seat"],
-                mu=rows[p["user"]][1],
-                sigma=rows[p["user"]][2],
-                place=p["place"],
-                team=p["team"],
-                left=p["left"],
-            )
-            for p in players
-        ]
-    )
+    new = ratings.rate_recorded(players, {u: (mu, sigma) for u, (_id, mu, sigma) in rows.items()})
     ids = [rows[u][0] for u in users]
     cases = " ".join(["WHEN %s THEN %s"] * len(users))
     cursor.execute(
@@ -129,20 +116,7 @@ def rebuild() -> dict[str, int]:
             )
             for p in record.players
         }
-        new = ratings.rate(
-            [
-                ratings.Player(
-                    user=p["user"],
-                    seat=p["seat"],
-                    mu=before[p["user"]][0],
-                    sigma=before[p["user"]][1],
-                    place=p["place"],
-                    team=p["team"],
-                    left=p["left"],
-                )
-                for p in record.players
-            ]
-        )
+        new = ratings.rate_recorded(record.players, {u: b[:2] for u, b in before.items()})
         for user, (mu, sigma) in new.items():
             change = stored.get((record.match_id, user))
             want = (before[user][0], before[user][1], mu, sigma)
