@@ -181,6 +181,12 @@ class Game(Protocol):
         revealed; a game that needs no log must not iterate it (it may be a lazy query)."""
         ...
 
+    def tally(self, before: Any, after: Any) -> dict[int, dict[str, int]]:
+        """What the action from ``before`` to ``after`` adds to each seat's statistics (counts
+        by name, the game's own: docs/standing.md lists them); seats with nothing new are left
+        out. Pure and cheap: it runs on every logged action."""
+        ...
+
     def to_json(self, state: Any) -> str:
         """The whole state, hidden cards included (storage only), with a version number."""
         ...

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 import games
 from games.contract import BadOptions
 from language import words
+from standing.reputation import MIN_REPUTATION_LEVELS
 
 GAME_CHOICES = [("hand", _("Hand")), ("jakaro", _("Jakaro"))]
 PLAYER_COUNTS = (2, 3, 4)
@@ -115,6 +116,14 @@ class TableForm(forms.Form):
     # The wallet: a coin table's stake (each seat's coins into the pot); only the levels in
     # settings are offered, and the service refuses any other.
     stake = forms.TypedChoiceField(label=_("Stake"), coerce=int, initial=0, required=False)
+    # Who may sit: at least this share of their recent matches finished (standing/reputation).
+    min_reputation = forms.TypedChoiceField(
+        label=_("Players who finish their matches"),
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+    )
     private = forms.BooleanField(
         label=_("Private (only people with the invite link)"), required=False
     )
@@ -133,6 +142,10 @@ class TableForm(forms.Form):
         self.fields["players"].widget = _players_select()
         self.fields["players"].widget.choices = self.fields["players"].choices
         self.fields["stake"].choices = _stake_choices()
+        self.fields["min_reputation"].choices = [
+            (n, _("%(n)s %% or more of their matches") % {"n": n} if n else _("anyone"))
+            for n in MIN_REPUTATION_LEVELS
+        ]
         seat = self.fields["seat"]
         seat.choices = [
             *((n, _("seat %(n)s") % {"n": n + 1}) for n in range(MAX_SEATS)),

@@ -70,6 +70,8 @@ class Table(models.Model):
     # Coins each seat puts in the pot; 0 is a free table (bots may sit). The wallet issue adds
     # the escrow; nothing else about the table changes with a stake.
     stake = models.PositiveIntegerField(_("stake"), default=0)
+    # The share of recent matches a player must have finished to sit here (0: anyone).
+    min_reputation = models.PositiveSmallIntegerField(_("minimum reputation (%)"), default=0)
     turn_seconds = models.PositiveIntegerField(_("turn time (s)"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -247,6 +249,9 @@ class Match(models.Model):
     # Kept on the match because the seat is emptied when it ends: its result, end screen and
     # the leaver's wallet still name her, marked as left.
     leavers = models.JSONField(_("players who left"), default=list, blank=True)
+    # Each seat's statistics so far ({"0": {"home": 3, ...}}: the game's ``tally`` of every
+    # logged action added up), kept by the player's standing when the match ends.
+    tally = models.JSONField(_("statistics"), default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)

@@ -61,6 +61,7 @@ def lobby_row(table: Any) -> dict[str, Any]:
         # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
         "stake": table.stake,
         "pot": table.stake * len(seats),
+        "min_reputation": table.min_reputation,
     }
 
 

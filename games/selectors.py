@@ -16,6 +16,8 @@ from django.utils import timezone
 import games
 from games.contract import Game
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
+from standing import ratings, reputation
+from standing.selectors import reputation_of
 from verify import fairness
 
 CHAT_SHOWN = 30
@@ -77,13 +79,22 @@ def can_watch(table: Table, user: Any, invited: bool = False) -> bool:
     return seat_of(table, user) is not None or (user is not None and user.pk == table.created_by_id)
 
 
-def _seat_row(seat: Seat) -> dict[str, Any]:
-    name = None
+def _seat_row(seat: Seat, mode: str) -> dict[str, Any]:
+    name = rating = rep = None
     if seat.user_id is not None:
         name = seat.user.display_name or seat.user.username
+        if not seat.is_bot:
+            # The player's standing as the seat shows it (read with the seat: no query more).
+            kept = getattr(seat.user, "standing", None)
+            rating = kept.shown.get(mode) if kept is not None else None
+            rep = reputation.reputation(kept.recent if kept is not None else "")
     return {
         "number": seat.number,
         "name": name,
+        # [the rating shown, provisional?] in the table's mode (None before a rated match),
+        # and the reputation for finishing in percent.
+        "rating": rating,
+        "reputation": rep,
         "bot": seat.is_bot,
         "bot_playing": seat.bot_playing,
         "left": seat.left,
@@ -190,7 +201,7 @@ def public_and_shown(
     the rows (the seats with their users, the current match and its seeds, all as its
     transaction left them) passes them in, so a move's broadcast reads nothing more."""
     if seats is None:
-        seats = list(table.seats.select_related("user").order_by("number"))
+        seats = list(table.seats.select_related("user__standing").order_by("number"))
     if match is None:
         match, seeds = current_match(table), None
     shown = match
@@ -199,6 +210,7 @@ def public_and_shown(
         shown = table.matches.get(number=match.number - 1)
     engine = game_of(table)
     options = engine.parse_options(table.options)
+    mode = ratings.mode_of(table.game, table.options)
     seat_teams = [team_of(engine, options, s.number) for s in seats]
     lines = chat_lines(table, tuple(sorted({t for t in seat_teams if t is not None})))
     public = {
@@ -210,7 +222,7 @@ def public_and_shown(
             "stake": table.stake,
             "turn_seconds": table.turn_seconds,
             "status": table.status,
-            "seats": [_seat_row(s) for s in seats],
+            "seats": [_seat_row(s, mode) for s in seats],
         },
         "match": match_public(match, seeds),
         "shown": match_public(shown) if shown.pk != match.pk else None,
@@ -314,13 +326,15 @@ def quick_seat(
     user: Any, *, game: str, players: int | None, partners: bool | None, stake: int
 ) -> tuple[Table, int] | None:
     """Quick play: the first open seat (table, seat number) of a public table of ``game`` that
-    waits for players and fits: ``players`` and ``partners`` when given, exactly ``stake``.
+    waits for players and fits: ``players`` and ``partners`` when given, exactly ``stake``, a
+    minimum reputation the player has.
     Tables with the most people already seated come first (they start soonest), then the
     oldest. None when no seat fits. A read only: the seat is taken by the player's browser,
     with its seed, like any other sit-down."""
     engine = games.get(game)
     candidates = (
         Table.objects.filter(private=False, game=game, stake=stake, status=Table.Status.OPEN)
+        .filter(min_reputation__lte=reputation_of(user))
         .exclude(seats__user=user)
         .filter(seats__user__isnull=True, seats__is_bot=False)
         .distinct()

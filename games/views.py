@@ -20,6 +20,7 @@ from games import rendering, selectors, services
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table
 from games.services import TableError
+from standing.selectors import reputation_of
 from wallet.services import balance_of
 
 
@@ -29,12 +30,14 @@ def _shown_game(request: HttpRequest) -> str | None:
     return game if game in games.NAMES else None
 
 
-def _with_free_seats(group: dict) -> dict:
+def _with_free_seats(group: dict, reputation: int) -> dict:
     """A game's rows with their free seats counted, the tables one can sit at first: a full
-    table (playing, or between two matches) is listed after them, never as waiting."""
+    table (playing, or between two matches) is listed after them, never as waiting, and so is
+    one whose minimum reputation is above the viewer's (``barred``: the row says why)."""
     for row in group["tables"]:
         row["empty"] = sum(s["empty"] for s in row["seats"])
-        row["open"] = not row["playing"] and row["empty"] > 0
+        row["barred"] = row["min_reputation"] > reputation
+        row["open"] = not row["playing"] and row["empty"] > 0 and not row["barred"]
     group["tables"].sort(key=lambda row: not row["open"])  # stable: newest first within each
     return group
 
@@ -49,8 +52,10 @@ def _lobby_context(
 ) -> dict:
     game = _shown_game(request)
     initial = {"game": game} if game else {}
+    # A visitor not signed in is shown every table as open: signing in comes before sitting.
+    reputation = reputation_of(request.user) if request.user.is_authenticated else 100
     groups = [
-        _with_free_seats(g)
+        _with_free_seats(g, reputation)
         for g in rendering.lobby_groups(selectors.open_tables_of(game))
         if game is None or g["game"] == game
     ]
@@ -134,6 +139,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 private=form.cleaned_data["private"],
                 stake=form.cleaned_data["stake"],
+                min_reputation=form.cleaned_data["min_reputation"],
             )
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from standing.ratings import MODES, START_MU, START_SIGMA
 
@@ -82,3 +83,73 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.mode}: {self.mu_before:.2f} -> {self.mu_after:.2f}"
+
+
+class MatchRecord(models.Model):
+    """One player's line in their history: a match they sat in from its start or joined, as it
+    ended (finished or aborted). Written once, by the match's ending (standing/services.py
+    ``match_ended``); the history, the statistics, head-to-head and the 30-day board read it."""
+
+    class Status(models.TextChoices):
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("cancelled")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_records"
+    )
+    match = models.ForeignKey("games.Match", on_delete=models.PROTECT, related_name="records")
+    game = models.CharField(_("game"), max_length=16)
+    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices)
+    rated = models.BooleanField(_("rated"), default=False)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    won = models.BooleanField(_("won"), default=False)  # first place (alone or shared)
+    left = models.BooleanField(pgettext_lazy("a seat whose player left", "left"), default=False)
+    coins = models.BigIntegerField(_("coins"), default=0)  # what the match gave (+) or cost (-)
+    rating = models.IntegerField(_("rating after"), null=True, blank=True)  # shown number
+    rating_change = models.IntegerField(_("rating change"), null=True, blank=True)
+    provisional = models.BooleanField(default=False)
+    stats = models.JSONField(_("statistics"), default=dict, blank=True)  # the seat's tally
+    ended_at = models.DateTimeField(_("ended at"))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("match", "user"), name="record_once")]
+        indexes = [
+            models.Index(fields=("user", "-ended_at", "-id"), name="record_history"),
+            models.Index(fields=("mode", "ended_at"), name="record_board"),
+        ]
+        verbose_name = _("match record")
+        verbose_name_plural = _("match records")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.match_id} {self.status} place {self.place}"
+
+
+class PlayerStanding(models.Model):
+    """What a player's pages and seat show at a glance, kept up to date by every ending and
+    every seat given up: the recent matches finished or left (the reputation), the lock-out
+    after repeated leaving, each mode's shown rating and running totals."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="standing",
+    )
+    # The last RECENT counted matches, oldest first: "F" finished, "L" left.
+    recent = models.CharField(max_length=64, blank=True, default="")
+    # {mode: [shown, provisional]}: the seat at a table shows it without reading Rating.
+    shown = models.JSONField(default=dict, blank=True)
+    # {mode: {"played", "won", "left", "coins", and the game's tally counts}}
+    totals = models.JSONField(default=dict, blank=True)
+    leaves = models.PositiveSmallIntegerField(_("leaves in a row"), default=0)
+    last_left_at = models.DateTimeField(_("last left at"), null=True, blank=True)
+    locked_until = models.DateTimeField(_("locked out until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player standing")
+        verbose_name_plural = _("player standings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.recent}"

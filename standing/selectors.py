@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from standing import ratings
-from standing.models import MODE_CHOICES, Rating, RatingChange
+from django.utils import timezone
+
+from standing import ratings, reputation
+from standing.models import MODE_CHOICES, PlayerStanding, Rating, RatingChange
 
 
 def ratings_of(user: Any) -> list[dict[str, Any]]:
@@ -34,3 +37,19 @@ def ratings_of(user: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def locked_until(user: Any) -> datetime | None:
+    """Until when ``user`` may not start a new match, or None."""
+    until = (
+        PlayerStanding.objects.filter(user_id=user.pk)
+        .values_list("locked_until", flat=True)
+        .first()
+    )
+    return until if until is not None and until > timezone.now() else None
+
+
+def reputation_of(user: Any) -> int:
+    """``user``'s reputation for finishing, in percent (a newcomer's is 100)."""
+    recent = PlayerStanding.objects.filter(user_id=user.pk).values_list("recent", flat=True)
+    return reputation.reputation(recent.first() or "")

@@ -64,3 +64,18 @@ def refunds_of(match: Any) -> list[dict[str, Any]]:
     )
     out = [{"seat": t.seat + 1, "user": t.source.user, "coins": t.amount} for t in rows]
     return sorted(out, key=lambda r: r["seat"])
+
+
+def coins_by_user(match: Any) -> dict[int, int]:
+    """What ``match`` moved for each player, by user id: stakes paid (−), payouts, rewards and
+    refunds received (+). One query; a player whose coins did not move is left out."""
+    out: dict[int, int] = {}
+    rows = Transfer.objects.filter(match=match).values_list(
+        "source__user_id", "dest__user_id", "amount"
+    )
+    for source, dest, amount in rows:
+        if source is not None:
+            out[source] = out.get(source, 0) - amount
+        if dest is not None:
+            out[dest] = out.get(dest, 0) + amount
+    return out

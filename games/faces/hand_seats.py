@@ -60,6 +60,8 @@ def seats_round_the_felt(
                 "away_until": row.get("away_until"),
                 "left": row.get("left", False),
                 "total": totals[seat] if seat < len(totals) else 0,
+                "rating": row.get("rating"),
+                "reputation": row.get("reputation"),
             }
         )
     return rows

@@ -38,6 +38,7 @@ from .engine import (
     turn_seconds,
     view,
 )
+from .tally import tally
 
 name = "hand"
 
@@ -66,6 +67,7 @@ __all__ = [
     "shares",
     "spectator_view",
     "standings",
+    "tally",
     "team_chat_open",
     "teams",
     "threshold",

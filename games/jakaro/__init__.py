@@ -32,6 +32,7 @@ from .engine import (
     view,
 )
 from .last_deck import recap
+from .tally import tally
 
 name = "jakaro"
 SERVER_ACTIONS: frozenset[str] = frozenset()
@@ -57,6 +58,7 @@ __all__ = [
     "recap",
     "server_step",
     "spectator_view",
+    "tally",
     "team_chat_open",
     "teams",
     "to_json",

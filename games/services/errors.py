@@ -34,6 +34,9 @@ MESSAGES = {
     "not_over": _("The match is not over yet."),
     "already_ready": _("You are already ready for the next match."),
     "left_match": _("You left this match; your seat is played for you until it ends."),
+    "reputation_low": _(
+        "This table asks for a higher reputation for finishing matches than yours."
+    ),
     # The coin wallet, checked by the table's services (games/services/seats.py)
     "not_enough_coins": _("You do not have enough coins for this table's stake."),
     "bad_stake": _("That stake is not one of the coin table levels."),

@@ -95,7 +95,7 @@ class RowsInHand:
 
     @classmethod
     def read(cls, match: Match) -> RowsInHand:
-        seats = Seat.objects.filter(table_id=match.table_id).select_related("user")
+        seats = Seat.objects.filter(table_id=match.table_id).select_related("user__standing")
         return cls(list(seats.order_by("number")), _seeds_of(match))
 
 

@@ -28,6 +28,7 @@ from standing import services as standing
 MOVE_FIELDS = (
     "seq",
     "snapshot",
+    "tally",
     "status",
     "outcome",
     "ended_at",
@@ -55,12 +56,21 @@ def _apply_and_log(
     match.seq += 1
     logged = MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
     match.snapshot = engine.to_json(new)
+    _add_tally(match, engine.tally(state, new))
     result = engine.outcome(new)
     if result is None:
         # The next turn starts when this action was logged (its ``at``), not a moment later when
         # the snapshot is written: a turn's time is counted from what the log shows.
         clock.set_deadline(match, engine, new, rows.seats, logged.at)
     return result
+
+
+def _add_tally(match: Match, counts: dict[int, dict[str, int]]) -> None:
+    """The action's statistics added to the match's (JSON: the seats' keys are strings)."""
+    for seat, row in counts.items():
+        mine = match.tally.setdefault(str(seat), {})
+        for key, n in row.items():
+            mine[key] = mine.get(key, 0) + n
 
 
 def _after_action(match: Match, rows: events.RowsInHand, result: Outcome | None) -> None:
@@ -97,11 +107,15 @@ def end_match(
     if was_playing:
         if status == Match.Status.FINISHED:
             coins.settle(match)  # the pot (or free-table rewards), once
-            # The players' ratings, once, from the seats as the match ended (a leaver's seat
-            # still holds them: it is emptied when the table reopens, below).
-            standing.rate_match(match, Seat.objects.filter(table=table).order_by("number"))
         else:
             coins.refund(match)  # every stake back in full
+        # The players' ratings, history and standing, once, from the seats as the match ended
+        # (a leaver's seat still holds them: it is emptied when the table reopens, below).
+        standing.match_ended(
+            match,
+            Seat.objects.filter(table=table).order_by("number"),
+            finished=status == Match.Status.FINISHED,
+        )
         _reopen(table, match)
     else:
         # A waiting match is replaced by a fresh one with a new commitment, its seats emptied.

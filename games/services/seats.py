@@ -19,6 +19,8 @@ from games.services import clock, coins, events
 from games.services.errors import TableError
 from games.services.presence import sockets_of
 from games.services.tables import locked_table, my_seat, playing_match
+from standing import services as standing
+from standing.selectors import reputation_of
 
 SEED_PATTERN = re.compile(r"\A[0-9a-f]{32,64}\Z")
 
@@ -60,6 +62,7 @@ def seat_take(
     if not seat.empty:
         raise TableError("seat_taken")
     seed = _check_seed(match, seed, commitment, match_id)
+    _check_may_play(user, table)
     # Wallet: enough coins for the stake, checked under the wallet's lock.
     if not coins.can_cover(user, table):
         raise TableError("not_enough_coins")
@@ -114,6 +117,14 @@ def seat_leave(*, user: Any, table_id: str) -> None:
     events.broadcast_lobby()
 
 
+def _check_may_play(user: Any, table: Table) -> None:
+    """A player locked out for leaving starts no match (LockedOut says until when), and a
+    table's minimum reputation keeps out those below it."""
+    standing.check_may_start(user)
+    if table.min_reputation and reputation_of(user) < table.min_reputation:
+        raise TableError("reputation_low")
+
+
 def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     if any(s.empty for s in seats) or not all(s.ready for s in seats):
         return
@@ -155,6 +166,7 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
     if seat.ready:
         raise TableError("already_ready")
     seed = _check_seed(nxt, seed, commitment, match_id)
+    _check_may_play(user, table)
     # Wallet: enough coins for the next match's stake, checked under the wallet's lock.
     if not coins.can_cover(user, table):
         raise TableError("not_enough_coins")
@@ -189,6 +201,7 @@ def _give_up(match: Match, seat: Seat, why: str) -> None:
     }
     match.leavers = [*(r for r in match.leavers if r.get("seat") != seat.number), record]
     match.save(update_fields=["leavers"])
+    standing.player_left(user.pk)  # the run of leaves, and the lock-out it may bring
     clock.follow(match, list(Seat.objects.filter(table_id=match.table_id).order_by("number")))
 
 

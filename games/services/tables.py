@@ -17,6 +17,7 @@ from games.models import Majlis, Match, Seat, Table
 from games.selectors import players_of
 from games.services import events
 from games.services.errors import TableError
+from standing.reputation import MIN_REPUTATION_LEVELS
 from verify import fairness
 
 
@@ -28,8 +29,10 @@ def table_create(
     majlis: Majlis | None = None,
     private: bool = False,
     stake: int = 0,
+    min_reputation: int = 0,
 ) -> Table:
-    """A new table and its first match, whose commitment is fixed now, before anyone sits."""
+    """A new table and its first match, whose commitment is fixed now, before anyone sits.
+    ``min_reputation``: one of MIN_REPUTATION_LEVELS (0: anyone may sit)."""
     try:
         engine = games.get(game)
         parsed = engine.parse_options(options)
@@ -39,6 +42,8 @@ def table_create(
     # Wallet: a coin table's stake is one of the levels in settings (0 is a free table).
     if type(stake) is not int or (stake != 0 and stake not in settings.WALLET_STAKE_LEVELS):
         raise TableError("bad_stake")
+    if type(min_reputation) is not int or min_reputation not in MIN_REPUTATION_LEVELS:
+        raise TableError("bad_options", f"min_reputation={min_reputation!r}")
     if majlis is None:
         majlis = Majlis.objects.filter(active=True).first()
         if majlis is None:
@@ -50,6 +55,7 @@ def table_create(
             options=plain,
             private=private,
             stake=stake,
+            min_reputation=min_reputation,
             turn_seconds=engine.turn_seconds(parsed),
             created_by=user,
         )

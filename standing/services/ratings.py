@@ -1,6 +1,6 @@
-"""The standing's one writer: a finished match rated, exactly once, in the transaction that
-ends it (games/services/play.py end_match calls ``rate_match``), and every rating rebuilt from
-the rated matches in order (``rebuild``, for the standing_rebuild command)."""
+"""Ratings: a finished match rated, exactly once, in the transaction that ends it
+(``match_ended`` in standing/services/records.py calls ``rate_match``), and every rating rebuilt
+from the rated matches in order (``rebuild``, for the standing_rebuild command)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from standing.models import RatedMatch, Rating, RatingChange
 def rate_match(match: Any, seats: Iterable[Any]) -> RatedMatch | None:
     """Rate a finished ``match`` (a games Match with its outcome) from its table's ``seats`` as
     they are at its end (each with number, user_id, is_bot, left). Exactly once: a second call
-    for the same match changes nothing and returns None. The caller holds the match's lock, in
+    for the same match changes nothing and returns None. The record returned carries
+    ``moved``: each rated user's (mu, sigma) before and after, {user: (mu0, sigma0, mu1, sigma1)}
+    (empty for an unrated match). The caller holds the match's lock, in
     its transaction; the players' rating rows are locked here in a fixed order (by user).
 
     Four statements in all, in plain SQL that PostgreSQL and SQLite both run (as the ledger's
@@ -52,12 +54,15 @@ def rate_match(match: Any, seats: Iterable[Any]) -> RatedMatch | None:
         )
         if cursor.fetchone() is None:
             return None  # rated before: the key of "exactly once"
-        if rated:
-            _apply(cursor, match.pk, mode, players, now)
-    return RatedMatch(match_id=match.pk, mode=mode, rated=rated, players=players)
+        moved = _apply(cursor, match.pk, mode, players, now) if rated else {}
+    record = RatedMatch(match_id=match.pk, mode=mode, rated=rated, players=players)
+    record.moved = moved
+    return record
 
 
-def _apply(cursor: Any, match_id: int, mode: str, players: list[dict[str, Any]], now: Any) -> None:
+def _apply(
+    cursor: Any, match_id: int, mode: str, players: list[dict[str, Any]], now: Any
+) -> dict[int, tuple[float, float, float, float]]:
     users = sorted({p["user"] for p in players})
     # Each player's row in the mode, made at the start values if missing, locked (an upsert
     # locks the row it meets, in the order of its values: by user) and read, in one statement.
@@ -85,6 +90,7 @@ def _apply(cursor: Any, match_id: int, mode: str, players: list[dict[str, Any]],
         + ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(users)),
         [x for u in users for x in (match_id, u, mode, rows[u][1], rows[u][2], *new[u])],
     )
+    return {u: (rows[u][1], rows[u][2], *new[u]) for u in users}
 
 
 def rebuild() -> dict[str, int]:
