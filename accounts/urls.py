@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from standing import views as standing_views
 
 app_name = "accounts"
 
@@ -62,7 +63,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("profile/", views.profile, name="profile"),
-    path("u/<str:username>/", views.player, name="player"),
+    path("u/<str:username>/", standing_views.player, name="player"),
     path("email/", views.email, name="email"),
     path("language/", views.set_language, name="language"),
 ]

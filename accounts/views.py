@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -62,12 +62,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         return response
     standing = ratings_of(request.user)
     return render(request, "accounts/profile.html", {"form": form, "standing": standing})
-
-
-def player(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public page: their name and their standing (issue 21), for anyone."""
-    shown = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/player.html", {"player": shown, "standing": ratings_of(shown)})
 
 
 @login_required

@@ -11,5 +11,6 @@ urlpatterns = [
     path("majlis/", include("games.urls")),
     path("verify/", include("verify.urls")),
     path("wallet/", include("wallet.urls")),
+    path("leaders/", include("standing.urls")),
     path("admin/", admin.site.urls),
 ]

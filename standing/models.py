@@ -106,7 +106,8 @@ class MatchRecord(models.Model):
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     won = models.BooleanField(_("won"), default=False)  # first place (alone or shared)
     left = models.BooleanField(pgettext_lazy("a seat whose player left", "left"), default=False)
-    coins = models.BigIntegerField(_("coins"), default=0)  # what the match gave (+) or cost (-)
+    # What a finished match gave (+) or cost (-); for a cancelled one, the stake refunded.
+    coins = models.BigIntegerField(_("coins"), default=0)
     rating = models.IntegerField(_("rating after"), null=True, blank=True)  # shown number
     rating_change = models.IntegerField(_("rating change"), null=True, blank=True)
     provisional = models.BooleanField(default=False)

@@ -62,7 +62,8 @@ class Player:
 
 def places(outcome: dict[str, Any], seats: int, left: Sequence[int]) -> list[int]:
     """Each seat's place from the engine's outcome (``places``: rows of [place, seats], best
-    first; units that tie share the place number), a leaver's after every other place."""
+    first; units that tie share the place number), a leaver's after every other place, all
+    numbered again from 1."""
     out: dict[int, int] = {}
     for place, group in outcome.get("places") or []:
         for seat in group:
@@ -70,7 +71,11 @@ def places(outcome: dict[str, Any], seats: int, left: Sequence[int]) -> list[int
     last = max(out.values(), default=0) + 1
     for seat in left:
         out[seat] = last
-    return [out.get(seat, last) for seat in range(seats)]
+    raw = [out.get(seat, last) for seat in range(seats)]
+    # Numbered again as the engines number places (1 + those strictly better: 1, 2, 2, 4): with
+    # a leaver moved last, whoever is now best is first (in a two-player match the one who
+    # stayed wins, whatever the leaver's bot did).
+    return [1 + sum(q < p for q in raw) for p in raw]
 
 
 def teams_of(outcome: dict[str, Any], seats: int) -> list[int]:

@@ -66,13 +66,15 @@ def refunds_of(match: Any) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: r["seat"])
 
 
-def coins_by_user(match: Any) -> dict[int, int]:
+def coins_by_user(match: Any, kinds: tuple[str, ...] | None = None) -> dict[int, int]:
     """What ``match`` moved for each player, by user id: stakes paid (−), payouts, rewards and
-    refunds received (+). One query; a player whose coins did not move is left out."""
+    refunds received (+); only transfers of ``kinds`` when given. One query; a player whose
+    coins did not move is left out."""
     out: dict[int, int] = {}
-    rows = Transfer.objects.filter(match=match).values_list(
-        "source__user_id", "dest__user_id", "amount"
-    )
+    transfers = Transfer.objects.filter(match=match)
+    if kinds is not None:
+        transfers = transfers.filter(kind__in=kinds)
+    rows = transfers.values_list("source__user_id", "dest__user_id", "amount")
     for source, dest, amount in rows:
         if source is not None:
             out[source] = out.get(source, 0) - amount

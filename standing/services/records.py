@@ -11,6 +11,7 @@ from typing import Any
 from standing import ratings, reputation
 from standing.models import MatchRecord, PlayerStanding
 from standing.services.ratings import rate_match
+from wallet.models import Transfer
 from wallet.selectors import coins_by_user
 
 # The counts every mode's totals keep besides the game's own tally.
@@ -35,7 +36,8 @@ def match_ended(match: Any, seats: Iterable[Any], *, finished: bool) -> None:
         places, moved = {}, {}
     if not humans:
         return
-    coins = coins_by_user(match)
+    # A finished match's coins are what it gave or cost; a cancelled one's, the stake refunded.
+    coins = coins_by_user(match) if finished else coins_by_user(match, (Transfer.Kind.REFUND,))
     records = []
     for seat in humans:
         place = places.get(seat.number)

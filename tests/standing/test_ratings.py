@@ -34,7 +34,7 @@ def test_modes():
 def test_places_come_from_the_outcome_ties_shared_and_a_leaver_last():
     outcome = {"places": [[1, [2]], [2, [0, 3]], [4, [1]]], "teams": [[0], [1], [2], [3]]}
     assert ratings.places(outcome, 4, left=[]) == [2, 4, 1, 2]
-    assert ratings.places(outcome, 4, left=[2]) == [2, 4, 5, 2]  # the winner left: last
+    assert ratings.places(outcome, 4, left=[2]) == [1, 3, 4, 1]  # the winner left: last
     partners = {"places": [[1, [1, 3]], [2, [0, 2]]], "teams": [[0, 2], [1, 3]]}
     assert ratings.teams_of(partners, 4) == [0, 1, 0, 1]
 
