@@ -5,7 +5,9 @@ Figures (one JSON line at the end): ``rate_ms_<mode>``, the median time of
 and Jakaro two, four for the partners' modes), inside a transaction as end_match runs it (the
 commit is the ending's, not counted),
 the players' rating rows already there (their first match creates them: ``rate_first_ms``);
-``queries`` counted for one. Target (issue 21): at most 2 ms. The run uses ``DATABASE_URL``
+``queries`` counted for one. ``end_ms_<mode>`` and ``end_queries_<mode>``: the whole of what
+the standing adds to an ending (``match_ended``: the rating, each player's history line, their
+reputation and totals). Target (issue 21): at most 2 ms. The run uses ``DATABASE_URL``
 (default the local ``test`` database) and leaves its users, matches and ratings there; the
 ratings it writes are what ``manage.py standing_rebuild`` would compute.
 """
@@ -43,10 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.core.management import call_command
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     from accounts.models import User
     from games.models import Majlis, Match, Table
-    from standing.services import rate_match
+    from standing.services import match_ended, rate_match
 
     call_command("migrate", verbosity=0)
     run = secrets.token_hex(4)
@@ -65,8 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             SimpleNamespace(number=i, user_id=users[i].pk, is_bot=False, left=False)
             for i in range(n)
         ]
-        times = []
-        for k in range(count + 1):
+        times, ends = [], []
+        for k in range(2 * count + 1):
             match = Match.objects.create(
                 table=table,
                 number=k + 1,
@@ -76,20 +79,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                 secret="0" * 64,
                 status=Match.Status.FINISHED,
                 outcome=outcome,
+                ended_at=timezone.now(),
             )
             # Timed inside the transaction, as end_match runs it: the commit is the ending's.
+            # The first half rated alone, the second kept whole (match_ended).
+            whole = k > count
             with transaction.atomic(), CaptureQueriesContext(connection) as queries:
                 start = time.perf_counter()
-                rate_match(match, seats)
+                if whole:
+                    match_ended(match, seats, finished=True)
+                else:
+                    rate_match(match, seats)
                 took = (time.perf_counter() - start) * 1000
             if k == 0:
                 figures[f"rate_first_ms_{mode}"] = round(took, 2)
+            elif whole:
+                ends.append(took)
+                figures[f"end_queries_{mode}"] = len(queries.captured_queries)
             else:
                 times.append(took)
+                figures[f"queries_{mode}"] = len(queries.captured_queries)
         figures[f"rate_ms_{mode}"] = round(statistics.median(times), 2)
-        figures[f"queries_{mode}"] = len(queries.captured_queries)
+        figures[f"end_ms_{mode}"] = round(statistics.median(ends), 2)
         ms, made = figures[f"rate_ms_{mode}"], figures[f"queries_{mode}"]
-        print(f"{mode}: {ms} ms a match ({made} queries)")
+        end = figures[f"end_ms_{mode}"]
+        print(f"{mode}: rating {ms} ms a match ({made} queries), the whole standing {end} ms")
     print(json.dumps(figures))
     return 0
 

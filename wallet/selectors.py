@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Sum
 
 from wallet.models import Account, Transfer
@@ -68,16 +69,24 @@ def refunds_of(match: Any) -> list[dict[str, Any]]:
 
 def coins_by_user(match: Any, kinds: tuple[str, ...] | None = None) -> dict[int, int]:
     """What ``match`` moved for each player, by user id: stakes paid (−), payouts, rewards and
-    refunds received (+); only transfers of ``kinds`` when given. One query; a player whose
-    coins did not move is left out."""
-    out: dict[int, int] = {}
-    transfers = Transfer.objects.filter(match=match)
+    refunds received (+); only transfers of ``kinds`` when given. One query, written out: it
+    runs inside every match's ending (bench.standing), where the ORM's building of the two
+    joins cost more than the database's work. A player whose coins did not move is left out."""
+    sql = (
+        "SELECT s.user_id, d.user_id, t.amount FROM wallet_transfer t"
+        " JOIN wallet_account s ON s.id = t.source_id"
+        " JOIN wallet_account d ON d.id = t.dest_id WHERE t.match_id = %s"
+    )
+    params: list[Any] = [match.pk]
     if kinds is not None:
-        transfers = transfers.filter(kind__in=kinds)
-    rows = transfers.values_list("source__user_id", "dest__user_id", "amount")
-    for source, dest, amount in rows:
-        if source is not None:
-            out[source] = out.get(source, 0) - amount
-        if dest is not None:
-            out[dest] = out.get(dest, 0) + amount
+        sql += f" AND t.kind IN ({', '.join(['%s'] * len(kinds))})"
+        params += list(kinds)
+    out: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for source, dest, amount in cursor.fetchall():
+            if source is not None:
+                out[source] = out.get(source, 0) - amount
+            if dest is not None:
+                out[dest] = out.get(dest, 0) + amount
     return out

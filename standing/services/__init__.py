@@ -4,7 +4,7 @@ lock-out the tables check with ``check_may_start``)."""
 
 from standing.services.leaving import check_may_start, player_left
 from standing.services.ratings import rate_match, rebuild
-from standing.services.records import match_ended
+from standing.services.records import match_ended, recount
 
 __all__ = [
     "check_may_start",
@@ -12,4 +12,5 @@ __all__ = [
     "player_left",
     "rate_match",
     "rebuild",
+    "recount",
 ]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from games import services
 from games.models import Match
 from standing import ratings
-from standing.models import RatedMatch, Rating, RatingChange
-from standing.services import rate_match, rebuild
+from standing.models import MatchRecord, PlayerStanding, RatedMatch, Rating, RatingChange
+from standing.services import match_ended, rate_match, rebuild
 from tests.tables.helpers import make_table, play_out, seat_humans
 
 pytestmark = pytest.mark.django_db
@@ -109,6 +110,7 @@ def test_twenty_matches_of_the_same_players_ending_at_once_lose_no_update(users)
             secret="s" * 64,
             status=Match.Status.FINISHED,
             outcome=outcome,
+            ended_at=timezone.now(),
         )
         for n in range(20)
     ]
@@ -122,7 +124,7 @@ def test_twenty_matches_of_the_same_players_ending_at_once_lose_no_update(users)
         try:
             start.wait()
             with transaction.atomic():
-                rate_match(match, seats)
+                match_ended(match, seats, finished=True)
         except Exception as exc:
             errors.append(exc)
         finally:
@@ -136,6 +138,12 @@ def test_twenty_matches_of_the_same_players_ending_at_once_lose_no_update(users)
     assert errors == []
     assert rating(users[0], "jakaro-2").rated == 20 == rating(users[1], "jakaro-2").rated
     assert RatingChange.objects.count() == 40
+    assert MatchRecord.objects.count() == 40
+    kept = PlayerStanding.objects.get(user=users[0])
+    assert kept.recent == "F" * 20 and kept.totals["jakaro-2"]["played"] == 20
+    assert kept.shown["jakaro-2"][0] == ratings.shown(
+        rating(users[0], "jakaro-2").mu, rating(users[0], "jakaro-2").sigma
+    )
     found = rebuild()
     assert found["matches"] == 20 and found["changes_wrong"] == 0 and found["ratings_wrong"] == 0
 
