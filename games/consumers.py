@@ -14,10 +14,9 @@ from channels.db import database_sync_to_async
 
 import games
 from games import presence, rendering, selectors, services, snapshots
-from games.contract import IllegalAction
 from games.models import Table
-from games.services import TableError
 from language import digits
+from language.errors import PlayerError
 from realtime.consumer import SahratConsumer
 from realtime.delta import DeltaEncoder
 from realtime.protocol import is_seq
@@ -153,7 +152,7 @@ class TableConsumer(SahratConsumer):
             return
         try:
             await handler(self, frame)
-        except (TableError, IllegalAction) as exc:
+        except PlayerError as exc:  # a table's, a game's or the standing's refusal (LockedOut)
             await self.send_json(
                 {"type": "error", "code": exc.code, "message": exc.message(self.language)}
             )

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from standing.models import RatedMatch, Rating, RatingChange
+from standing.models import MatchRecord, PlayerStanding, RatedMatch, Rating, RatingChange
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -37,3 +37,27 @@ class RatedMatchAdmin(ReadOnly):
 class RatingChangeAdmin(ReadOnly):
     list_display = ("user", "mode", "rated_match", "mu_before", "mu_after")
     list_filter = ("mode",)
+
+
+@admin.register(MatchRecord)
+class MatchRecordAdmin(ReadOnly):
+    list_display = ("user", "match", "mode", "status", "place", "left", "coins", "rating")
+    list_filter = ("mode", "status", "left", "rated")
+    search_fields = ("user__username", "user__display_name", "match__public_id")
+    list_select_related = ("user", "match")
+
+
+@admin.register(PlayerStanding)
+class PlayerStandingAdmin(admin.ModelAdmin):
+    """Read-only but for the lock-out: staff may lift one (or set one) by hand."""
+
+    list_display = ("user", "recent", "leaves", "last_left_at", "locked_until")
+    search_fields = ("user__username", "user__display_name")
+    readonly_fields = ("user", "recent", "shown", "totals", "leaves", "last_left_at")
+    fields = (*readonly_fields, "locked_until")
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -133,9 +133,7 @@ def test_a_locked_out_player_cannot_sit_and_is_told_until_when(users):
 
 def test_a_table_minimum_reputation_keeps_out_those_below(users):
     PlayerStanding.objects.create(user=users[3], recent="FFLLFFFFFF")  # 80 %
-    table = services.table_create(
-        user=users[0], game="jakaro", options={"players": 2}, min_reputation=90
-    )
+    table = make_table(users[0], "jakaro", {"players": 2}, min_reputation=90)
     match = Match.objects.get(table=table, number=1)
     kwargs = dict(
         table_id=table.public_id,
@@ -149,16 +147,14 @@ def test_a_table_minimum_reputation_keeps_out_those_below(users):
     assert "reputation" in refused.value.message("en")
     services.seat_take(user=users[1], number=0, **kwargs)  # a newcomer: 100 %
     with pytest.raises(TableError):
-        services.table_create(
-            user=users[0], game="jakaro", options={"players": 2}, min_reputation=85
-        )
+        make_table(users[0], "jakaro", {"players": 2}, min_reputation=85)
 
 
 def test_an_aborted_match_is_in_the_players_own_history_with_its_refund(users):
     for u in users[:2]:
         grant_starter(user=u)
     before = balance_of(users[0])
-    table = services.table_create(user=users[0], game="jakaro", options={"players": 2}, stake=10)
+    table = make_table(users[0], "jakaro", {"players": 2}, stake=10)
     seat_humans(table, users[:2])
     match = Match.objects.get(table=table, number=1)
     services.match_abort(match_id=match.pk)
