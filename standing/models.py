@@ -118,6 +118,8 @@ class MatchRecord(models.Model):
         constraints = [models.UniqueConstraint(fields=("match", "user"), name="record_once")]
         indexes = [
             models.Index(fields=("user", "-ended_at", "-id"), name="record_history"),
+            # A mode's chart: its last ratings, however many matches of other modes came since.
+            models.Index(fields=("user", "mode", "-ended_at", "-id"), name="record_mode_history"),
             models.Index(fields=("mode", "ended_at"), name="record_board"),
         ]
         verbose_name = _("match record")

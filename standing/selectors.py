@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, Q
 from django.utils import timezone
@@ -69,10 +70,11 @@ def standing_of(user: Any) -> PlayerStanding:
     return PlayerStanding.objects.filter(user_id=user.pk).first() or PlayerStanding(user=user)
 
 
-def modes_of(user: Any, row: PlayerStanding) -> list[dict[str, Any]]:
+def modes_of(user: Any, row: PlayerStanding, rated: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each mode the player has finished a match in: its totals (played, won, left, coins and
-    the game's statistics), the rating (``ratings_of``) and the chart of its last ratings."""
-    rated = {r["mode"]: r for r in ratings_of(user)}
+    the game's statistics), its rating (from ``rated``, what ``ratings_of`` gave) and the chart
+    of its last ratings."""
+    rated_by_mode = {r["mode"]: r for r in rated}
     out = []
     for mode, label in MODE_CHOICES:
         totals = row.totals.get(mode)
@@ -89,7 +91,7 @@ def modes_of(user: Any, row: PlayerStanding) -> list[dict[str, Any]]:
                 "game": mode.split("-")[0],
                 "label": label,
                 "totals": totals,
-                "rating": rated.get(mode),
+                "rating": rated_by_mode.get(mode),
                 "chart": chart.line(points),
             }
         )
@@ -153,6 +155,7 @@ BOARD_MIN_RATED = 20
 BOARD_ACTIVE = timedelta(days=7)
 MONTH = timedelta(days=30)
 MONTH_MIN_MATCHES = 15
+MONTH_BOARD_SECONDS = 60  # how stale the 30-day board may be
 
 
 def rating_board(mode: str, viewer: Any = None) -> dict[str, Any]:
@@ -193,17 +196,22 @@ def rating_board(mode: str, viewer: Any = None) -> dict[str, Any]:
 def month_board(mode: str, viewer: Any = None) -> dict[str, Any]:
     """The 30-day board as Jawaker counts it: wins over finished-plus-left matches in the last
     30 days (a left match counts against), for players with at least MONTH_MIN_MATCHES; the
-    top BOARD_SIZE and the viewer's rank."""
-    rows = list(
-        MatchRecord.objects.filter(
-            mode=mode, status=MatchRecord.Status.FINISHED, ended_at__gte=timezone.now() - MONTH
+    top BOARD_SIZE and the viewer's rank. Counted again at most every MONTH_BOARD_SECONDS."""
+    rows = cache.get(f"standing:month:{mode}")
+    if rows is None:
+        # Every finished match of the mode in 30 days, counted: the one costly read of the
+        # standing's pages, so it is made at most once a MONTH_BOARD_SECONDS per process.
+        rows = list(
+            MatchRecord.objects.filter(
+                mode=mode, status=MatchRecord.Status.FINISHED, ended_at__gte=timezone.now() - MONTH
+            )
+            .values("user_id")
+            .annotate(n=Count("id"), w=Count("id", filter=Q(won=True)))
+            .filter(n__gte=MONTH_MIN_MATCHES)
+            .values_list("user_id", "n", "w")
         )
-        .values("user_id")
-        .annotate(n=Count("id"), w=Count("id", filter=Q(won=True)))
-        .filter(n__gte=MONTH_MIN_MATCHES)
-        .values_list("user_id", "n", "w")
-    )
-    rows.sort(key=lambda r: (-r[2] / r[1], -r[2], r[0]))
+        rows.sort(key=lambda r: (-r[2] / r[1], -r[2], r[0]))
+        cache.set(f"standing:month:{mode}", rows, MONTH_BOARD_SECONDS)
     names = {
         u.pk: u
         for u in get_user_model()

@@ -23,7 +23,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     viewer = request.user if request.user.is_authenticated else None
     own = viewer is not None and viewer.pk == shown.pk
     row = selectors.standing_of(shown)
-    modes = selectors.modes_of(shown, row)
+    rated = selectors.ratings_of(shown)
+    modes = selectors.modes_of(shown, row, rated)
     for mode in modes:
         mode["stats"] = stat_rows(mode["game"], mode["totals"])
     history = selectors.history_of(shown, request.GET.get("page"), own=own)
@@ -32,7 +33,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     context = {
         "player": shown,
         "own": own,
-        "standing": selectors.ratings_of(shown),
+        "standing": rated,
         "reputation": reputation.reputation(row.recent),
         "recent": len(row.recent),
         "locked_until": selectors.locked_until(shown) if own else None,

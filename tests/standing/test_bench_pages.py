@@ -1,0 +1,32 @@
+"""bench.standing_pages runs end to end and prints its figures (not its speed: tests never
+judge wall-clock time): every page answered, its queries counted and bounded (a page must not
+read the history row by row)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT, _subprocess_env
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def test_the_pages_bench_prints_one_json_line_with_bounded_queries():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.standing_pages", "--quick", "--matches", "300"],
+        cwd=ROOT,
+        env=_subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["history_matches"] == 300
+    for page in ("profile", "profile_deep", "leaderboard"):
+        assert figures[f"{page}_ms"] > 0
+        assert 0 < figures[f"{page}_queries"] <= 16
