@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import LOOKALIKE, EmailForm, ProfileForm, SignUpForm
 from accounts.models import User
-from standing.selectors import ratings_of
+from standing.selectors import locked_until, ratings_of, reputation_of
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -60,8 +60,13 @@ def profile(request: HttpRequest) -> HttpResponse:
         response = redirect("accounts:profile")
         _remember_language(response, user.language)
         return response
-    standing = ratings_of(request.user)
-    return render(request, "accounts/profile.html", {"form": form, "standing": standing})
+    context = {
+        "form": form,
+        "standing": ratings_of(request.user),
+        "reputation": reputation_of(request.user),
+        "locked_until": locked_until(request.user),
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -202,3 +202,14 @@ def test_the_table_shows_each_players_rating_and_reputation(users):
     rating = Rating.objects.get(user=a, mode="jakaro-2")
     assert f"{ratings.shown(rating.mu, rating.sigma)}?" in html  # provisional after one match
     assert "100%" in html
+
+
+def test_the_own_profile_shows_the_reputation_and_a_lock_out(users):
+    PlayerStanding.objects.create(
+        user=users[0], recent="F" * 9 + "L", locked_until=timezone.now() + timedelta(minutes=20)
+    )
+    html = page(users[0], "/accounts/profile/", "en")
+    assert 'data-testid="reputation"' in html and "90%" in html
+    assert 'data-testid="locked-out"' in html and "minutes" in html
+    PlayerStanding.objects.filter(user=users[0]).update(locked_until=timezone.now())
+    assert 'data-testid="locked-out"' not in page(users[0], "/accounts/profile/", "en")
