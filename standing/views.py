@@ -1,6 +1,6 @@
 """The standing's pages: a player's public page (ratings with their chart, reputation, totals,
 statistics, head-to-head and the match history) and the leaderboards. Thin: the reads are in
-standing/selectors.py; the games' words come from their faces."""
+standing/selectors.py; the games' words come from their template filters (game_words)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from games.faces.common import options_words
 from standing import reputation, selectors
 from standing.models import MODE_CHOICES
 from standing.stats import stat_rows
@@ -28,8 +27,6 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     for mode in modes:
         mode["stats"] = stat_rows(mode["game"], mode["totals"])
     history = selectors.history_of(shown, request.GET.get("page"), own=own)
-    for record in history.object_list:
-        record.options_words = options_words(record.game, record.match.options)
     context = {
         "player": shown,
         "own": own,
