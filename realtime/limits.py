@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from realtime.redis import redis_client
+from realtime.redis import redis_client, sync_redis
 
 log = logging.getLogger(__name__)
 
@@ -135,3 +135,16 @@ async def uncount_socket(user_id: int, channel: str) -> None:
         await redis_client().zrem(key, channel)
     except (RedisError, OSError) as exc:
         log.warning("socket unregister failed: %r", exc)
+
+
+def online(user_ids: list[int]) -> set[int]:
+    """Which of these accounts have a socket open now (any page of the site), from the same
+    per-account sets that bound their sockets: one Redis round trip. For sync code (a page)."""
+    if not user_ids:
+        return set()
+    since = time.time() - SOCKET_STALE_S
+    with sync_redis().pipeline(transaction=False) as pipe:
+        for user_id in user_ids:
+            pipe.zcount(sockets_key(user_id), since, "+inf")
+        counts = pipe.execute()
+    return {u for u, n in zip(user_ids, counts, strict=True) if n}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 
+import redis
 from django.conf import settings
 from redis import asyncio as aioredis
 
@@ -33,3 +34,14 @@ def redis_client() -> aioredis.Redis:
         )
         client = _clients[loop] = aioredis.Redis(connection_pool=pool)
     return client
+
+
+_sync: redis.Redis | None = None
+
+
+def sync_redis() -> redis.Redis:
+    """A plain (blocking) client for sync code: the pages that read what the sockets keep."""
+    global _sync
+    if _sync is None:
+        _sync = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
+    return _sync

@@ -1,5 +1,12 @@
-"""Every WebSocket route, gathered from the apps."""
+"""Every WebSocket route, gathered from the apps. The lobby socket is the social app's (the
+majlis's own with friends' presence), the table socket the games'."""
+
+from django.urls import path
 
 from games.routing import websocket_urlpatterns as games_ws
+from social.consumers import LobbyConsumer
 
-websocket_urlpatterns = [*games_ws]
+websocket_urlpatterns = [
+    path("ws/majlis/", LobbyConsumer.as_asgi()),
+    *games_ws,
+]

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "games",
     "verify",
     "standing",
+    "social",
     "sahrat_site",  # the project's own system checks (sahrat_site/checks.py)
 ]
 

@@ -12,5 +12,6 @@ urlpatterns = [
     path("verify/", include("verify.urls")),
     path("wallet/", include("wallet.urls")),
     path("leaders/", include("standing.urls")),
+    path("friends/", include("social.urls")),
     path("admin/", admin.site.urls),
 ]

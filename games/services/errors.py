@@ -34,6 +34,7 @@ MESSAGES = {
     "not_over": _("The match is not over yet."),
     "already_ready": _("You are already ready for the next match."),
     "left_match": _("You left this match; your seat is played for you until it ends."),
+    "not_at_this_table": _("You cannot sit at this table."),
     "reputation_low": _(
         "This table asks for a higher reputation for finishing matches than yours."
     ),

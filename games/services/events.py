@@ -158,3 +158,28 @@ def broadcast_lobby() -> None:
             group_send(layer, "majlis", {"type": "majlis.changed"})
 
     transaction.on_commit(send)
+
+
+def presence_changed(*user_ids: int) -> None:
+    """After commit: where these players are changed (they sat, stood up, a match of theirs
+    started or ended, a table page of theirs opened or closed); each one's presence group
+    (``presence.<id>``, joined by the lobby sockets of the friends who may see them) is told.
+    The games never read who follows whom."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            for user_id in set(user_ids):
+                group_send(layer, f"presence.{user_id}", _presence_event(user_id))
+
+    transaction.on_commit(send)
+
+
+async def presence_changed_async(layer: Any, user_id: int) -> None:
+    """``presence_changed`` from a socket (a lobby socket opened or closed: online or not)."""
+    if layer is not None:
+        await layer.group_send(f"presence.{user_id}", _presence_event(user_id))
+
+
+def _presence_event(user_id: int) -> dict[str, Any]:
+    return {"type": "presence.changed", "user": user_id}

@@ -111,11 +111,9 @@ def end_match(
             coins.refund(match)  # every stake back in full
         # The players' ratings, history and standing, once, from the seats as the match ended
         # (a leaver's seat still holds them: it is emptied when the table reopens, below).
-        standing.match_ended(
-            match,
-            Seat.objects.filter(table=table).order_by("number"),
-            finished=status == Match.Status.FINISHED,
-        )
+        seats = list(Seat.objects.filter(table=table).order_by("number"))
+        standing.match_ended(match, seats, finished=status == Match.Status.FINISHED)
+        events.presence_changed(*(s.user_id for s in seats if s.user_id is not None))
         _reopen(table, match)
     else:
         # A waiting match is replaced by a fresh one with a new commitment, its seats emptied.

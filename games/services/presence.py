@@ -104,6 +104,7 @@ def seat_connected(*, user: Any, table_id: str, process: str) -> None:
     if table is None or getattr(user, "pk", None) is None:
         return
     _presence_add(table, user, process, 1)
+    events.presence_changed(user.pk)  # at a table now (their friends' lists)
     seat = my_seat(table, user)
     if seat is not None and _recount(table, seat):
         _presence_changed(table)
@@ -117,6 +118,7 @@ def seat_disconnected(*, user: Any, table_id: str, process: str) -> None:
     if table is None or getattr(user, "pk", None) is None:
         return
     _presence_add(table, user, process, -1)
+    events.presence_changed(user.pk)
     seat = my_seat(table, user)
     if seat is not None and _recount(table, seat):
         _presence_changed(table)

@@ -76,6 +76,7 @@ def seat_take(
     _start_if_full(table, match, seats)
     events.broadcast(table, match)
     events.broadcast_lobby()
+    events.presence_changed(user.pk)
     return seat
 
 
@@ -97,6 +98,7 @@ def seat_add_bot(*, user: Any, table_id: str, number: int) -> Seat:
     _start_if_full(table, match, seats)
     events.broadcast(table, match)
     events.broadcast_lobby()
+    events.presence_changed(user.pk)
     return seat
 
 
@@ -115,14 +117,19 @@ def seat_leave(*, user: Any, table_id: str) -> None:
     seat.save(update_fields=["user", "ready"])
     events.broadcast(table, match)
     events.broadcast_lobby()
+    events.presence_changed(user.pk)
 
 
 def _check_may_play(user: Any, table: Table) -> None:
-    """A player locked out for leaving starts no match (LockedOut says until when), and a
-    table's minimum reputation keeps out those below it."""
+    """A player locked out for leaving starts no match (LockedOut says until when), a table's
+    minimum reputation keeps out those below it, and its creator's block the one blocked."""
     standing.check_may_start(user)
     if table.min_reputation and reputation_of(user) < table.min_reputation:
         raise TableError("reputation_low")
+    # A player the table's creator blocked does not sit at their table (the block is private:
+    # the words do not say why). Read through the user's reverse relation (social.Block).
+    if user.blocked_by.filter(blocker_id=table.created_by_id).exists():
+        raise TableError("not_at_this_table")
 
 
 def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -150,6 +157,7 @@ def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
     clock.set_deadline(match, engine, state, seats, now)
     clock.schedule(match)
     match.save()
+    events.presence_changed(*(s.user_id for s in seats if s.user_id is not None))  # playing
 
 
 @transaction.atomic

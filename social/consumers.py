@@ -1,0 +1,51 @@
+"""The lobby socket with friends: the majlis's own (games.consumers.MajlisConsumer) plus the
+player's own group (``user.<id>``: their friends changed) and one group per friend whose
+presence they may see (``presence.<id>``: where that friend is changed). The games send to a
+player's presence group without knowing who follows it (games/services/events.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games.consumers import MajlisConsumer
+from games.services.events import presence_changed_async
+from social import selectors
+
+
+class LobbyConsumer(MajlisConsumer):
+    _friends: tuple[str, ...] = ()
+
+    def groups_for(self) -> tuple[str, ...]:
+        return (*super().groups_for(), f"user.{self.user.pk}")
+
+    async def on_connected(self) -> None:
+        await super().on_connected()
+        await self._follow_friends()
+        await presence_changed_async(self.channel_layer, self.user.pk)  # online now
+
+    async def on_disconnected(self) -> None:
+        for group in self._friends:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self._friends = ()
+        await presence_changed_async(self.channel_layer, self.user.pk)  # maybe offline now
+        await super().on_disconnected()
+
+    async def _follow_friends(self) -> None:
+        """Join the presence groups of the friends this player may see, leave the others."""
+        ids = await database_sync_to_async(selectors.seen_friend_ids)(self.user)
+        wanted = tuple(f"presence.{i}" for i in ids)
+        for group in set(self._friends) - set(wanted):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        for group in set(wanted) - set(self._friends):
+            await self.channel_layer.group_add(group, self.channel_name)
+        self._friends = wanted
+
+    async def friends_changed(self, event: dict[str, Any]) -> None:
+        await self._follow_friends()
+        await self.send_json({"type": "friends_changed"})
+
+    async def presence_changed(self, event: dict[str, Any]) -> None:
+        if event.get("user") != self.user.pk:
+            await self.send_json({"type": "friends_changed"})

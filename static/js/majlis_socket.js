@@ -1,0 +1,39 @@
+// The lobby socket (/ws/majlis/, docs/protocol.md), shared by the pages that follow it: it says
+// only what changed ({"type": "majlis_changed"}, {"type": "friends_changed"}), and each page
+// asks for its own part again. ``listen({type: callback})`` connects, calls the callback of
+// each frame's type, calls every callback once after a reconnection (changes missed while
+// away), and reconnects with a growing delay.
+
+export function listen(handlers) {
+  let retry = 1000;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(scheme + location.host + "/ws/majlis/");
+    ws.addEventListener("open", () => {
+      if (retry > 1000) Object.values(handlers).forEach((h) => h());
+      retry = 1000;
+    });
+    ws.addEventListener("message", (e) => {
+      try {
+        handlers[JSON.parse(e.data).type]?.();
+      } catch {
+        // not a frame of ours
+      }
+    });
+    ws.addEventListener("close", () => {
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    });
+  }
+  connect();
+}
+
+// Several changes close together make one request: ``debounced(element, event)`` is a
+// callback that triggers ``event`` on ``element`` (its hx-trigger) 150 ms after the last call.
+export function debounced(element, event) {
+  let timer = null;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => globalThis.htmx && htmx.trigger(element, event), 150);
+  };
+}
