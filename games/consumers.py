@@ -57,6 +57,7 @@ class TableConsumer(SahratConsumer):
     _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
     _counted = False  # this socket is in its player's presence at the table
     _delta: DeltaEncoder | None = None  # HTML mode: the state frames as what changed
+    _hidden: frozenset[int] = frozenset()  # the players this viewer blocked: chat hidden
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
     html = False
@@ -74,7 +75,8 @@ class TableConsumer(SahratConsumer):
         return await db(selectors.can_watch)(table, self.user, invited)
 
     def groups_for(self) -> tuple[str, ...]:
-        return (self.table.group,)
+        # The player's own group too: a block they make elsewhere hides its lines here at once.
+        return (self.table.group, f"user.{self.user.pk}")
 
     async def on_connected(self) -> None:
         # Counted under this process (games/presence.py), which is known alive before it counts.
@@ -83,6 +85,7 @@ class TableConsumer(SahratConsumer):
             user=self.user, table_id=self.table.public_id, process=presence.PROCESS
         )
         self._counted = True
+        self._hidden = await db(selectors.blocked_ids)(self.user)
         presence.opened(self.table.public_id, self.user.pk)
         # The same first frame as the lobby socket (docs/protocol.md), then the whole state.
         await self.say_hello()
@@ -99,6 +102,12 @@ class TableConsumer(SahratConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state(event.get("public"))
+
+    async def friends_changed(self, event: dict[str, Any]) -> None:
+        """The player blocked or unblocked someone: the chat shown again without (or with)
+        their lines."""
+        self._hidden = await db(selectors.blocked_ids)(self.user)
+        await self.send_state()
 
     async def send_state(self, public: dict[str, Any] | None = None) -> None:
         """Send this viewer's whole state: from ``public`` (what a "table changed" event
@@ -126,7 +135,9 @@ class TableConsumer(SahratConsumer):
             engine = games.get(snap["game"])
             mine = selectors.viewer_seat(public, self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-        return selectors.viewer_state(public, self.user, self.table.created_by_id, view)
+        return selectors.viewer_state(
+            public, self.user, self.table.created_by_id, view, self._hidden
+        )
 
     async def send_json(self, payload: dict[str, Any]) -> None:
         if not self.html:

@@ -163,9 +163,10 @@ def _chat_line(line: ChatMessage) -> dict[str, Any]:
 
 
 def _last_lines(query: Any) -> list[list[Any]]:
-    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line]``."""
+    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id]``
+    (the writer's id stays on the server: it hides a blocked player's lines)."""
     lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, _chat_line(line)] for line in lines]
+    return [[line.pk, line.team, _chat_line(line), line.user_id] for line in lines]
 
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
@@ -178,7 +179,7 @@ _chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], list[list[Any]]] = FIFO
 
 def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
     """The last lines of the table's chat and of each of ``teams``' chats, as ``[id, team,
-    line]``, read from the database once per change of the chat (Table.chat_seq)."""
+    line, user id]``, read from the database once per change of the chat (Table.chat_seq)."""
     ident = (table.pk, table.chat_seq, teams)
     lines = _chat_cache.get(ident)
     if lines is None:
@@ -259,15 +260,32 @@ def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
     return None
 
 
+def blocked_ids(user: Any) -> frozenset[int]:
+    """The players ``user`` blocked (their chat lines are hidden for ``user``), read through
+    the user's reverse relation to social.Block."""
+    if getattr(user, "pk", None) is None:
+        return frozenset()
+    return frozenset(user.blocking.values_list("blocked_id", flat=True))
+
+
 def viewer_state(
-    public: dict[str, Any], user: Any, creator_id: Any, view: dict[str, Any] | None
+    public: dict[str, Any],
+    user: Any,
+    creator_id: Any,
+    view: dict[str, Any] | None,
+    hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    """One viewer's picture from the shared part: their seat, the chat they may read and
-    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
+    """One viewer's picture from the shared part: their seat, the chat they may read (without
+    the lines of ``hidden``, the players they blocked) and ``view``, the game's view for their
+    seat (or the spectator view), which the caller makes."""
     user_id = getattr(user, "pk", None)
     mine = viewer_seat(public, user_id)
     team = None if mine is None else public["_seat_teams"][mine]
-    lines = [line for line in public["_chat"] if line[1] is None or line[1] == team]
+    lines = [
+        line
+        for line in public["_chat"]
+        if (line[1] is None or line[1] == team) and line[3] not in hidden
+    ]
     if team is not None:
         lines.sort(key=lambda line: (line[2]["at"], line[0]))
     table = dict(public["table"])
@@ -300,7 +318,7 @@ def table_state(table: Table, user: Any) -> dict[str, Any]:
         state = load_state(shown)
         mine = viewer_seat(public, getattr(user, "pk", None))
         view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-    return viewer_state(public, user, table.created_by_id, view)
+    return viewer_state(public, user, table.created_by_id, view, blocked_ids(user))
 
 
 def open_tables() -> list[Table]:
