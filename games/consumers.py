@@ -28,6 +28,16 @@ from realtime.protocol import is_seq
 db = functools.partial(database_sync_to_async, thread_sensitive=False)
 
 
+def notice_frame(event: dict[str, Any]) -> dict[str, Any]:
+    """The frame a socket sends for a "notice" event of its player's group."""
+    return {
+        "type": "notice",
+        "kind": event.get("kind", ""),
+        "text": event.get("text", ""),
+        "link": event.get("link", ""),
+    }
+
+
 class MajlisConsumer(SahratConsumer):
     """The lobby socket: a signed-in player's live link to the majlis."""
 
@@ -103,6 +113,10 @@ class TableConsumer(SahratConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state(event.get("public"))
 
+    async def notice(self, event: dict[str, Any]) -> None:
+        """A notice for this player (social/invitations.py), on whatever page they have open."""
+        await self.send_json(notice_frame(event))
+
     async def friends_changed(self, event: dict[str, Any]) -> None:
         """The player blocked or unblocked someone: the chat shown again without (or with)
         their lines."""
@@ -153,6 +167,9 @@ class TableConsumer(SahratConsumer):
             await self.send(text_data=self._delta.encode(frame))
         elif kind == "error":
             await self.send(text_data=rendering.error_fragment(str(payload.get("message", ""))))
+        elif kind == "notice":
+            text, link = str(payload.get("text", "")), str(payload.get("link", ""))
+            await self.send(text_data=rendering.notice_fragment(text, link))
         # hello and pong have nothing to show on the page
 
     async def on_frame(self, frame: dict[str, Any]) -> None:

@@ -29,6 +29,23 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+# A private table's short code: easy to say aloud (no 0/O, 1/I/L, 2/Z, 5/S, 8/B lookalikes),
+# eight letters in two groups, 25**8 (1.5e11) codes: not found by trying.
+CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
+
+
+def new_invite_code() -> str:
+    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+    return f"{letters[:4]}-{letters[4:]}"
+
+
+def normal_code(text: str) -> str:
+    """What a player typed, as the stored code: upper case, spaces and dashes dropped, the
+    dash put back."""
+    letters = "".join(c for c in str(text).upper() if c.isalnum())
+    return f"{letters[:4]}-{letters[4:]}" if len(letters) == 8 else ""
+
+
 class Majlis(models.Model):
     """A named room with default table options; staff manage them in the admin."""
 
@@ -66,6 +83,9 @@ class Table(models.Model):
     private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(
         _("invite token"), max_length=32, unique=True, default=new_invite_token
+    )
+    invite_code = models.CharField(
+        _("invite code"), max_length=9, unique=True, default=new_invite_code
     )
     # Coins each seat puts in the pot; 0 is a free table (bots may sit). The wallet issue adds
     # the escrow; nothing else about the table changes with a stake.

@@ -243,3 +243,13 @@ def error_fragment(message: str) -> str:
         'hx-swap-oob="true">'
         f"{escape(message)}</p>"
     )
+
+
+def notice_fragment(text: str, link: str) -> str:
+    """The HTML-mode frame for a notice meant for this player (a friend's invitation, an
+    answer): words and a link above the table, read out by screen readers."""
+    more = f' <a href="{escape(link)}">{escape(_("Open"))}</a>' if link else ""
+    return (
+        '<p id="table-notice" class="table-notice" role="status" data-testid="table-notice" '
+        f'hx-swap-oob="true">{escape(text)}{more}</p>'
+    )

@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 import games
 from games import rendering, selectors, services
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
-from games.models import Table
+from games.models import Table, normal_code
 from games.services import TableError
 from standing.selectors import reputation_of
 from wallet.services import balance_of
@@ -92,6 +92,20 @@ def _table_url(table: Table, seat: int | None = None) -> str:
     if seat is not None:
         query["sit"] = seat
     return f"{url}?{urlencode(query)}" if query else url
+
+
+@login_required
+@require_safe
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """A private table's short code, typed in the lobby (said aloud or sent by a friend): its
+    page, as its invite link would open it. A code that fits no table says so in the lobby."""
+    code = normal_code(request.GET.get("code", ""))
+    found = Table.objects.filter(invite_code=code).first() if code else None
+    if found is None:
+        context = _lobby_context(request)
+        context["code_error"] = _("No table has that code. Check it with your friend.")
+        return render(request, "games/lobby.html", context, status=404)
+    return redirect(_table_url(found))
 
 
 @login_required
@@ -178,16 +192,26 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     ws_url = f"/ws/table/{found.public_id}/"
     if invited:
         ws_url += "?" + urlencode({"invite": invite})
-    invite_url = None
+    invite_url = whatsapp = None
     if found.private and (state["table"]["creator"] or state["you"]["seat"] is not None):
         path = reverse("games:table", args=[found.public_id])
         invite_url = request.build_absolute_uri(
             f"{path}?{urlencode({'invite': found.invite_token})}"
         )
+        # Where the browser has no share sheet: a WhatsApp message with the code and the link.
+        words = _("Join my table at Sahrat. Code: %(code)s") % {"code": found.invite_code}
+        whatsapp = "https://wa.me/?" + urlencode({"text": f"{words}\n{invite_url}"})
     engine = games.get(found.game)
     ctx.update(
         ws_url=ws_url,
         invite_url=invite_url,
+        invite_code=found.invite_code if invite_url else None,
+        # Who may invite friends (templates/social/_invite_friends.html): a player seated at
+        # the waiting table, or its creator.
+        can_invite=found.status == Table.Status.OPEN
+        and (state["table"]["creator"] or state["you"]["seat"] is not None),
+        table_id=found.public_id,
+        whatsapp=whatsapp,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),
         quick_phrases=[_(p) for p in QUICK_PHRASES],
         coins=balance_of(request.user),  # the thin bar's coins

@@ -9,7 +9,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games.consumers import MajlisConsumer
+from games.consumers import MajlisConsumer, notice_frame
 from games.services.events import presence_changed_async
 from social import selectors
 
@@ -45,6 +45,9 @@ class LobbyConsumer(MajlisConsumer):
     async def friends_changed(self, event: dict[str, Any]) -> None:
         await self._follow_friends()
         await self.send_json({"type": "friends_changed"})
+
+    async def notice(self, event: dict[str, Any]) -> None:
+        await self.send_json(notice_frame(event))
 
     async def presence_changed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:

@@ -72,3 +72,34 @@ class SocialSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {'hidden' if self.hide_presence else 'shown'}"
+
+
+class Invitation(models.Model):
+    """``sender`` asks ``recipient`` (a friend) to sit at ``table``; answered once."""
+
+    class Answer(models.TextChoices):
+        WAITING = "", _("not answered")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    answer = models.CharField(max_length=8, choices=Answer.choices, blank=True, default="")
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=("recipient", "-at")),
+            models.Index(fields=("sender", "-at")),
+        ]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} -> {self.recipient_id} at {self.table_id}: {self.answer or '…'}"

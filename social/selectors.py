@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from games.models import Seat, Table
 from games.selectors import whereabouts
 from realtime.limits import online
 from social.models import Block, Follow, SocialSettings
@@ -103,3 +104,24 @@ def blocked_by_me(user: Any) -> list[Any]:
 
 def hides_presence(user: Any) -> bool:
     return SocialSettings.objects.filter(user=user, hide_presence=True).exists()
+
+
+def waiting_table_of(user: Any) -> Any:
+    """The table ``user`` sits at (or created) that waits for players with a free seat: the
+    one the friends list's "Invite" buttons invite to; None when there is none."""
+    seat = (
+        Seat.objects.filter(user=user, table__status=Table.Status.OPEN)
+        .select_related("table")
+        .order_by("-table__created_at")
+        .first()
+    )
+    table = seat.table if seat is not None else None
+    if table is None:
+        table = (
+            Table.objects.filter(created_by=user, status=Table.Status.OPEN)
+            .order_by("-created_at")
+            .first()
+        )
+    if table is None or not table.seats.filter(user__isnull=True, is_bot=False).exists():
+        return None
+    return table

@@ -7,5 +7,11 @@ app_name = "social"
 urlpatterns = [
     path("", views.friends, name="friends"),
     path("presence/", views.presence, name="presence"),
+    path("invite/<str:username>/", views.invite, name="invite"),
+    path(
+        "invitations/<str:invitation_id>/<str:choice>/",
+        views.answer,
+        name="answer",
+    ),
     path("<str:action>/<str:username>/", views.act, name="act"),
 ]

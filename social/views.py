@@ -7,11 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from social import selectors, services
+from games.models import Seat
+from social import invitations, selectors, services
 from social.errors import SocialError
 
 ACTIONS = {
@@ -28,6 +31,8 @@ def friends(request: HttpRequest) -> HttpResponse:
     """Your friends with where they are (live: the list reloads when the lobby socket says a
     friend's presence changed), those you follow, those you blocked, and hiding your own."""
     context = {
+        "invitations": invitations.invitations_of(request.user),
+        "my_table": selectors.waiting_table_of(request.user),
         "friends": selectors.friends_of(request.user),
         "following": selectors.following_only(request.user),
         "blocked": selectors.blocked_by_me(request.user),
@@ -61,3 +66,52 @@ def presence(request: HttpRequest) -> HttpResponse:
     """Hide (hide=1) or show your presence to your friends."""
     services.set_hide_presence(user=request.user, hide=request.POST.get("hide") == "1")
     return redirect("social:friends")
+
+
+def _back(request: HttpRequest) -> str:
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        return reverse("social:friends")
+    return back
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, username: str) -> HttpResponse:
+    """Invite a friend to a table (``table`` in the form): from the table or the friends list."""
+    try:
+        invitations.invite(
+            user=request.user, username=username, table_id=request.POST.get("table", "")
+        )
+    except SocialError as exc:
+        messages.error(request, exc.message(get_language() or "ar"))
+    else:
+        messages.success(request, _("Invitation sent."))
+    return redirect(_back(request))
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, invitation_id: str, choice: str) -> HttpResponse:
+    """Accept (to a free seat at the table: the page sits you there as it opens, with your
+    browser's seed) or decline an invitation."""
+    try:
+        found = invitations.answer(
+            user=request.user, invitation_id=invitation_id, accept=choice == "accept"
+        )
+    except SocialError as exc:
+        messages.error(request, exc.message(get_language() or "ar"))
+        return redirect("social:friends")
+    if choice != "accept":
+        return redirect("social:friends")
+    table = found.table
+    free = (
+        Seat.objects.filter(table=table, user__isnull=True, is_bot=False)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    query = {"sit": free} if free is not None else {}
+    if table.private:
+        query["invite"] = table.invite_token
+    return redirect(f"{reverse('games:table', args=[table.public_id])}?{urlencode(query)}")

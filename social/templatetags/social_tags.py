@@ -20,3 +20,17 @@ def relation_with(context: Any, other: Any) -> dict[str, bool] | None:
     if not user.is_authenticated or other is None or user.pk == other.pk:
         return None
     return selectors.relation(user, other)
+
+
+@register.simple_tag(takes_context=True)
+def friends_to_invite(context: Any, table_id: str) -> list[dict[str, Any]]:
+    """The signed-in viewer's friends who may be invited to the table ``table_id`` (not
+    hiding their presence, not at that table): for its "Invite a friend" list."""
+    user = context["request"].user
+    if not user.is_authenticated:
+        return []
+    return [
+        f
+        for f in selectors.friends_of(user)
+        if f["state"] != "hidden" and f["table"] != table_id
+    ]

@@ -27,6 +27,12 @@ async function copy(url) {
   say(box.dataset.msgCopied);
 }
 
+if (box && navigator.share) {
+  // The phone's share sheet offers WhatsApp and the rest: the separate link is for browsers
+  // without one.
+  box.querySelector("[data-invite-whatsapp]")?.setAttribute("hidden", "");
+}
+
 if (box) {
   const url = box.querySelector("input").value;
   box.querySelector("[data-invite-copy]").addEventListener("click", () => copy(url));

@@ -1,10 +1,10 @@
 // The majlis page: a live list of tables. The lobby socket (/ws/majlis/, docs/protocol.md) says
 // only {"type": "majlis_changed"}; the list (#tables) then fetches itself again with htmx
 // (hx-get, hx-trigger="majlis-changed"). No inline script: the CSP is script-src 'self'.
-import { debounced, listen } from "./majlis_socket.js";
+import { debounced, listen, showNotice } from "./majlis_socket.js";
 
 const list = document.getElementById("tables");
-if (list) listen({ majlis_changed: debounced(list, "majlis-changed") });
+if (list) listen({ majlis_changed: debounced(list, "majlis-changed"), notice: showNotice });
 
 // The create-table and quick-play forms (form[data-fit]) show only what fits the chosen game:
 // a field or a choice marked data-games="hand jakaro" is hidden and disabled (so never sent)

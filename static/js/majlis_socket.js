@@ -37,3 +37,18 @@ export function debounced(element, event) {
     timer = setTimeout(() => globalThis.htmx && htmx.trigger(element, event), 150);
   };
 }
+
+// A notice for this player ({"type": "notice", "text", "link"}: a friend's invitation, an
+// answer), shown at the top of the page in the live region #notice until the next one.
+export function showNotice(frame) {
+  const box = document.getElementById("notice");
+  if (!box) return;
+  box.textContent = frame.text || "";
+  if (frame.link) {
+    const a = document.createElement("a");
+    a.href = frame.link;
+    a.textContent = box.dataset.open || "Open";
+    box.append(" ", a);
+  }
+  box.hidden = false;
+}

@@ -1,0 +1,141 @@
+"""Invitations: to a friend only, to a waiting table with a free seat that the one who asks sits
+at or created; told live on the friend's open pages; accepted (to a free seat) or declined (the
+one who asked is told); a private table's short code."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connections
+from django.test import Client
+
+from games import services as game_services
+from games.models import Match, Table, normal_code
+from social import invitations, services
+from social.errors import SocialError
+from social.models import Invitation
+from tests.social.test_services import befriend, page
+from tests.social.test_socket import lobby
+from tests.tables.helpers import make_table, seat_humans, seed_for
+from tests.tables.test_consumers import TIMEOUT, connect, next_state
+
+pytestmark = pytest.mark.django_db
+
+
+def test_only_a_friend_is_invited_to_a_waiting_table_with_room(users):
+    a, b, c, d = users[:4]
+    befriend(a, b)
+    table = make_table(a, "jakaro", {"players": 2})
+    seat_humans(table, [a])
+    made = invitations.invite(user=a, username=b.username, table_id=table.public_id)
+    assert made.recipient == b and made.answer == ""
+    # Asking again while unanswered: the same invitation.
+    again = invitations.invite(user=a, username=b.username, table_id=table.public_id)
+    assert again.pk == made.pk
+    with pytest.raises(SocialError) as refused:
+        invitations.invite(user=a, username=c.username, table_id=table.public_id)
+    assert refused.value.code == "not_friends"
+    # Not one's table.
+    befriend(c, b)
+    with pytest.raises(SocialError) as refused:
+        invitations.invite(user=c, username=b.username, table_id=table.public_id)
+    assert refused.value.code == "not_at_table"
+    # A full table.
+    befriend(a, d)
+    seat_humans_at(table, d, 1)
+    assert Match.objects.get(table=table, number=1).status == "playing"
+    with pytest.raises(SocialError) as refused:
+        invitations.invite(user=a, username=b.username, table_id=table.public_id)
+    assert refused.value.code in ("table_full", "not_waiting")
+    # A block ends it.
+    other = make_table(a, "hand", {"players": 2})
+    services.block(user=b, username=a.username)
+    with pytest.raises(SocialError):
+        invitations.invite(user=a, username=b.username, table_id=other.public_id)
+
+
+def seat_humans_at(table: Table, user, number: int) -> None:
+    match = Match.objects.get(table=table, status=Match.Status.WAITING)
+    game_services.seat_take(
+        user=user,
+        table_id=table.public_id,
+        number=number,
+        seed=seed_for(user.pk),
+        commitment=match.commitment,
+        match_id=match.public_id,
+    )
+
+
+def test_accepting_goes_to_a_free_seat_and_declining_is_final(users):
+    a, b, c = users[:3]
+    befriend(a, b)
+    befriend(a, c)
+    table = make_table(a, "jakaro", {"players": 2}, private=True)
+    seat_humans(table, [a])
+    to_b = invitations.invite(user=a, username=b.username, table_id=table.public_id)
+    to_c = invitations.invite(user=a, username=c.username, table_id=table.public_id)
+    assert f'data-testid="invitation-{to_b.pk}"' in page(b, "/friends/")
+    client = Client()
+    client.force_login(b)
+    response = client.post(f"/friends/invitations/{to_b.pk}/accept/")
+    assert response.status_code == 302
+    assert f"/majlis/t/{table.public_id}/?" in response.url
+    assert "sit=1" in response.url and f"invite={table.invite_token}" in response.url
+    to_b.refresh_from_db()
+    assert to_b.answer == "accepted"
+    with pytest.raises(SocialError) as refused:
+        invitations.answer(user=b, invitation_id=to_b.pk, accept=False)
+    assert refused.value.code == "answered"
+    invitations.answer(user=c, invitation_id=to_c.pk, accept=False)
+    assert Invitation.objects.get(pk=to_c.pk).answer == "declined"
+    # Only the invited player answers.
+    with pytest.raises(SocialError):
+        invitations.answer(user=c, invitation_id=to_b.pk, accept=True)
+
+
+def test_a_private_tables_short_code_opens_it_from_the_lobby(users):
+    a, b = users[:2]
+    table = make_table(a, "hand", {"players": 2}, private=True)
+    code = table.invite_code
+    assert normal_code(code.lower().replace("-", " ")) == code
+    client = Client()
+    client.force_login(b)
+    response = client.get("/majlis/code/", {"code": code.lower()})
+    assert response.status_code == 302 and f"invite={table.invite_token}" in response.url
+    wrong = client.get("/majlis/code/", {"code": "AAAA-AAAA"})
+    assert wrong.status_code == 404
+    assert 'data-testid="code-error"' in wrong.content.decode()
+    html = page(a, f"/majlis/t/{table.public_id}/")
+    assert code in html and 'data-testid="invite-whatsapp"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_invitation_and_its_answer_arrive_live(users):
+    a, b = users[:2]
+
+    def setup():
+        befriend(a, b)
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    omar = await lobby(b)
+    sara, connected, _ = await connect(a, table.public_id)  # a waits at the table
+    assert connected
+    await next_state(sara)
+    made = await database_sync_to_async(invitations.invite)(
+        user=a, username=b.username, table_id=table.public_id
+    )
+    while (frame := await omar.receive_json_from(timeout=TIMEOUT))["type"] != "notice":
+        pass
+    assert frame["kind"] == "invited" and "جاكارو" in frame["text"]
+    assert frame["link"].endswith(f"#invitation-{made.pk}")
+    await database_sync_to_async(invitations.answer)(user=b, invitation_id=made.pk, accept=False)
+    while (frame := await sara.receive_json_from(timeout=TIMEOUT))["type"] != "notice":
+        pass
+    assert frame["kind"] == "declined"
+    for comm in (omar, sara):
+        await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
