@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.models import Seat, Table
-from games.selectors import whereabouts
+from games.whereabouts import whereabouts
 from realtime.limits import online
 from social.models import Block, Follow, SocialSettings
 

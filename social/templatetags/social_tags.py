@@ -30,7 +30,5 @@ def friends_to_invite(context: Any, table_id: str) -> list[dict[str, Any]]:
     if not user.is_authenticated:
         return []
     return [
-        f
-        for f in selectors.friends_of(user)
-        if f["state"] != "hidden" and f["table"] != table_id
+        f for f in selectors.friends_of(user) if f["state"] != "hidden" and f["table"] != table_id
     ]

@@ -1,8 +1,8 @@
 // The lobby socket (/ws/majlis/, docs/protocol.md), shared by the pages that follow it: it says
 // only what changed ({"type": "majlis_changed"}, {"type": "friends_changed"}), and each page
 // asks for its own part again. ``listen({type: callback})`` connects, calls the callback of
-// each frame's type, calls every callback once after a reconnection (changes missed while
-// away), and reconnects with a growing delay.
+// each frame's type with the frame, calls every callback but "notice" once after a
+// reconnection (changes missed while away), and reconnects with a growing delay.
 
 export function listen(handlers) {
   let retry = 1000;
@@ -10,15 +10,19 @@ export function listen(handlers) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(scheme + location.host + "/ws/majlis/");
     ws.addEventListener("open", () => {
-      if (retry > 1000) Object.values(handlers).forEach((h) => h());
+      if (retry > 1000) {
+        for (const [type, h] of Object.entries(handlers)) if (type !== "notice") h({ type });
+      }
       retry = 1000;
     });
     ws.addEventListener("message", (e) => {
+      let frame;
       try {
-        handlers[JSON.parse(e.data).type]?.();
+        frame = JSON.parse(e.data);
       } catch {
-        // not a frame of ours
+        return; // not a frame of ours
       }
+      handlers[frame?.type]?.(frame);
     });
     ws.addEventListener("close", () => {
       setTimeout(connect, retry);
