@@ -6,11 +6,15 @@ realtime/consumer.py's; the frames are written down in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import time
+from collections import deque
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 import games
 from games import presence, rendering, selectors, services, snapshots
@@ -68,6 +72,13 @@ class TableConsumer(SahratConsumer):
     _counted = False  # this socket is in its player's presence at the table
     _delta: DeltaEncoder | None = None  # HTML mode: the state frames as what changed
     _hidden: frozenset[int] = frozenset()  # the players this viewer blocked: chat hidden
+    # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
+    _drain: asyncio.Task | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: deque[tuple[float, dict[str, Any]]] = deque()
+
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
     html = False
@@ -102,6 +113,8 @@ class TableConsumer(SahratConsumer):
         await self.send_state()
 
     async def on_disconnected(self) -> None:
+        if self._drain is not None:
+            self._drain.cancel()
         if not self._counted:
             return
         self._counted = False
@@ -135,7 +148,25 @@ class TableConsumer(SahratConsumer):
         if state is None:
             state = await db(selectors.table_state)(self.table, self.user)
         self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
-        await self.send_json({"type": "state", **state})
+        frame = {"type": "state", **state}
+        if selectors.watched_late(state):
+            self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))
+            if self._drain is None or self._drain.done():
+                self._drain = asyncio.create_task(self._send_later())
+            return
+        self._later.clear()  # a watcher who sat down: what was held back is already old
+        await self.send_json(frame)
+
+    async def _send_later(self) -> None:
+        """Send the held-back states in order, each when its time comes."""
+        while self._later:
+            due, frame = self._later[0]
+            wait = due - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue  # the queue may have been cleared meanwhile
+            self._later.popleft()
+            await self.send_json(frame)
 
     async def _state_from(self, public: dict[str, Any]) -> dict[str, Any] | None:
         """The viewer's state without the database: only their own seat's view is made here,

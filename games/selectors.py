@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cachetools import FIFOCache
+from django.conf import settings
 from django.utils import timezone
 
 import games
@@ -301,6 +302,16 @@ def viewer_state(
         "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
         "now": timezone.now().isoformat(),
     }
+
+
+def watched_late(state: dict[str, Any]) -> bool:
+    """Whether this viewer's ``state`` is shown WATCH_DELAY_S late: a watcher (no seat) of a
+    coin table or of a rated one (every seat a person), so that nobody can help a player in
+    real time (docs/social.md, "Watching")."""
+    if state["you"]["seat"] is not None or settings.WATCH_DELAY_S <= 0:
+        return False
+    table = state["table"]
+    return bool(table["stake"]) or all(s["name"] and not s["bot"] for s in table["seats"])
 
 
 def table_mark(table: Table) -> tuple[str, int] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from secrets import compare_digest
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -188,6 +189,11 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     if not selectors.can_watch(found, request.user, invited):
         raise Http404
     state = selectors.table_state(found, request.user)
+    # A watcher who sees this table late gets no game on the page itself (it would be the game
+    # as it is now); their socket brings it WATCH_DELAY_S later, and every state after it.
+    watch_delay = selectors.watched_late(state) and state["match"]["status"] == "playing"
+    if watch_delay:
+        state = {**state, "view": None}
     ctx = rendering.table_context(state)
     ws_url = f"/ws/table/{found.public_id}/"
     if invited:
@@ -211,6 +217,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         can_invite=found.status == Table.Status.OPEN
         and (state["table"]["creator"] or state["you"]["seat"] is not None),
         table_id=found.public_id,
+        watch_delay=round(settings.WATCH_DELAY_S) if watch_delay else None,
         whatsapp=whatsapp,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),
         quick_phrases=[_(p) for p in QUICK_PHRASES],

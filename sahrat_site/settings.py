@@ -285,6 +285,9 @@ SEAT_KEEP_SECONDS = float(os.environ.get("SEAT_KEEP_SECONDS", "60"))
 # A seat being kept (its player away, not yet given up) has this long for each of its turns, so
 # the others do not wait out a whole turn time for someone who is not there (docs/rules/*.md).
 AWAY_TURN_SECONDS = float(os.environ.get("AWAY_TURN_SECONDS", "5"))
+# A watcher of a coin table or a rated one (every seat a person) sees the table this much later
+# than the players, so nobody can help a player in real time (docs/social.md, "Watching").
+WATCH_DELAY_S = float(os.environ.get("WATCH_DELAY_S", "20"))
 # Each web process says it is alive this often; one silent for PRESENCE_LEASE_S has ended without
 # closing its sockets, and the seats it held are counted again (games.services.processes_gone).
 PRESENCE_BEAT_S = float(os.environ.get("PRESENCE_BEAT_S", "10"))

@@ -46,6 +46,11 @@ if _worker:
 if "synchronous_commit" not in os.environ.get("PGOPTIONS", ""):
     os.environ["PGOPTIONS"] = f"{os.environ.get('PGOPTIONS', '')} -c synchronous_commit=off".strip()
 
+# Watchers see a rated or coin table as it is, not WATCH_DELAY_S late: the suite's many
+# watchers would otherwise wait it out at every step. The tests of the delay set it themselves
+# (tests/social/test_watching.py). The servers the tests start inherit it.
+os.environ.setdefault("WATCH_DELAY_S", "0")
+
 from sahrat_site.settings import *  # noqa: E402, F403
 
 # The flush after each transactional test (one TRUNCATE of every table) can deadlock with a live

@@ -1,0 +1,97 @@
+"""Watching a rated or coin table: the watcher's states come WATCH_DELAY_S after the players'
+(here one second, set for the test), in order, never with a hand; a free table with a bot is
+watched as it is; a watcher who sits down is no longer delayed; the page itself shows no game
+to a delayed watcher."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connections
+from django.test import Client
+
+import games
+from games import services
+from games.models import Match
+from games.selectors import load_state
+from tests.tables.helpers import make_table, seat_humans
+from tests.tables.test_consumers import TIMEOUT, connect, next_state
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def first_move(match: Match, user) -> int:
+    """The seated ``user`` makes the first legal move; the seq after it."""
+
+    def move() -> int:
+        match.refresh_from_db()
+        engine = games.get(match.game)
+        state = load_state(match)
+        seat = engine.to_move(state)
+        action = engine.auto_action(state, seat)
+        services.match_play(user=user, table_id=match.table.public_id, seq=match.seq, action=action)
+        match.refresh_from_db()
+        return match.seq
+
+    return await database_sync_to_async(move)()
+
+
+async def test_a_watcher_of_a_rated_table_sees_it_late_and_without_hands(users, settings):
+    settings.WATCH_DELAY_S = 1.0
+    a, b, watcher = users[:3]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a, b])
+        return Match.objects.select_related("table").get(table=table, number=1)
+
+    match = await database_sync_to_async(setup)()
+    table_id = match.table.public_id
+    player, ok, _ = await connect(a, table_id)
+    assert ok
+    watching, ok, _ = await connect(watcher, table_id)
+    assert ok
+    assert (await watching.receive_json_from(timeout=TIMEOUT))["type"] == "hello"
+    # The first state itself is held back.
+    assert await watching.receive_nothing(timeout=0.5)
+    first = await next_state(watching)
+    assert first["view"]["hand"] is None and first["you"]["seat"] is None
+    await next_state(player)
+    seq = await first_move(match, a)
+    # The players have the move at once; the watcher a moment later, and in order.
+    while (await next_state(player))["match"]["seq"] < seq:
+        pass
+    assert await watching.receive_nothing(timeout=0.5)
+    late = await next_state(watching)
+    assert late["match"]["seq"] == seq and late["view"]["hand"] is None
+    # The page itself shows a delayed watcher no game, and says why.
+    page = await database_sync_to_async(_page)(watcher, table_id)
+    assert 'data-testid="watch-delay"' in page
+    for comm in (player, watching):
+        await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+def _page(user, table_id: str) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(f"/majlis/t/{table_id}/").content.decode()
+
+
+async def test_a_free_table_with_a_bot_is_watched_as_it_is(users, settings):
+    settings.WATCH_DELAY_S = 30.0
+    a, watcher = users[:2]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a])
+        services.seat_add_bot(user=a, table_id=table.public_id, number=1)
+        return table
+
+    table = await database_sync_to_async(setup)()
+    watching, ok, _ = await connect(watcher, table.public_id)
+    assert ok
+    state = await next_state(watching)  # at once: 30 s would time this out
+    assert state["match"]["status"] == "playing"
+    await watching.disconnect()
+    await database_sync_to_async(connections.close_all)()
