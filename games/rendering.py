@@ -188,6 +188,7 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "away_turn_seconds": int(min(settings.AWAY_TURN_SECONDS, table["turn_seconds"])),
         "cancelled": bool(played and played.get("end_reason") == "staff"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
+        "rematch_seconds": round(settings.REMATCH_SECONDS),
         "your_turn": (
             playing
             and view is not None

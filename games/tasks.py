@@ -28,8 +28,8 @@ def match_due(match_id: int, timer: str | None = None) -> bool:
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> int:
-    """The safety net: every overdue match, every web process gone silent, and every seat kept
-    too long."""
+    """The safety net: every overdue match, every web process gone silent, every seat kept too
+    long, and every seat whose player did not play again in time."""
     played = 0
     for match_id in services.matches_due():
         try:
@@ -47,4 +47,9 @@ def sweep() -> int:
             services.seat_expire(seat_id=seat_id)
         except Exception:
             log.exception("sweeper could not expire seat %s", seat_id)
+    for seat_id in services.rematch_lapsed():
+        try:
+            services.seat_lapse(seat_id=seat_id)  # did not play again in time: seat opens
+        except Exception:
+            log.exception("sweeper could not open seat %s", seat_id)
     return played

@@ -288,6 +288,9 @@ AWAY_TURN_SECONDS = float(os.environ.get("AWAY_TURN_SECONDS", "5"))
 # A watcher of a coin table or a rated one (every seat a person) sees the table this much later
 # than the players, so nobody can help a player in real time (docs/social.md, "Watching").
 WATCH_DELAY_S = float(os.environ.get("WATCH_DELAY_S", "20"))
+# After a match, its players have this long to play again ("ready" with a fresh seed); the seats
+# of those who have not are then opened to anyone (games/services/seats.py rematch_lapsed).
+REMATCH_SECONDS = float(os.environ.get("REMATCH_SECONDS", "60"))
 # Each web process says it is alive this often; one silent for PRESENCE_LEASE_S has ended without
 # closing its sockets, and the seats it held are counted again (games.services.processes_gone).
 PRESENCE_BEAT_S = float(os.environ.get("PRESENCE_BEAT_S", "10"))

@@ -226,6 +226,16 @@ def match_page(match: Match) -> dict[str, Any]:
         "checks": [],
         "failed": None,
     }
+    # The chain of matches at one table ("play again"): the one before and the one after, once
+    # each was played or is being played.
+    chain = dict(
+        Match.objects.filter(
+            table_id=match.table_id, number__in=(match.number - 1, match.number + 1)
+        )
+        .exclude(status=Match.Status.WAITING)
+        .values_list("number", "public_id")
+    )
+    data["previous"], data["next"] = chain.get(match.number - 1), chain.get(match.number + 1)
     if not match.revealed:
         data["checks"] = checks_of(match, seeds, None)
         return data

@@ -11,7 +11,7 @@ Use case -> module:
 - a new table: ``table_create`` -> tables.py
 - sit, a bot, stand up, ready, the start, leave, kept too long: ``seat_take``,
   ``seat_add_bot``, ``seat_leave``, ``table_ready``, ``seat_forfeit``, ``seats_expired``,
-  ``seat_expire`` -> seats.py
+  ``seat_expire``, ``rematch_lapsed``, ``seat_lapse`` -> seats.py
 - a move, what is due, the end of a match: ``match_play``, ``match_advance``, ``matches_due``,
   ``match_abort``, ``end_match`` -> play.py
 - sockets and web processes: ``seat_connected``, ``seat_disconnected``, ``process_seen``,
@@ -38,9 +38,11 @@ from games.services.presence import (
 )
 from games.services.seats import (
     SEED_PATTERN,
+    rematch_lapsed,
     seat_add_bot,
     seat_expire,
     seat_forfeit,
+    seat_lapse,
     seat_leave,
     seat_take,
     seats_expired,
@@ -66,11 +68,13 @@ __all__ = [
     "matches_due",
     "process_seen",
     "processes_gone",
+    "rematch_lapsed",
     "seat_add_bot",
     "seat_connected",
     "seat_disconnected",
     "seat_expire",
     "seat_forfeit",
+    "seat_lapse",
     "seat_leave",
     "seat_take",
     "seats_expired",

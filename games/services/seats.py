@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Match, MatchSeed, Seat, Table
@@ -278,4 +279,44 @@ def seat_expire(*, seat_id: int) -> bool:
     else:
         _give_up(match, seat, "away")
     events.broadcast(seat.table, match)
+    return True
+
+
+def _lapsed() -> Any:
+    """The seats whose player has not said "ready" (played again) REMATCH_SECONDS after their
+    table's last match ended (docs/social.md, "Play again")."""
+    limit = timezone.now() - timedelta(seconds=settings.REMATCH_SECONDS)
+    recent = Match.objects.filter(table=OuterRef("table"), ended_at__gt=limit)
+    return Seat.objects.filter(
+        user__isnull=False,
+        is_bot=False,
+        ready=False,
+        table__status=Table.Status.OPEN,
+        table__matches__status=Match.Status.WAITING,
+        table__matches__number__gt=1,
+    ).filter(~Exists(recent))
+
+
+def rematch_lapsed() -> list[int]:
+    """The seats to open: their player did not play again in time."""
+    return list(_lapsed().values_list("pk", flat=True).distinct())
+
+
+@transaction.atomic
+def seat_lapse(*, seat_id: int) -> bool:
+    """Open the seat of a player who did not play again in time (checked again under the
+    table's lock); True if it was opened."""
+    table_pk = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_pk is None:
+        return False
+    table = Table.objects.select_for_update().get(pk=table_pk)
+    seat = _lapsed().select_for_update(of=("self",)).filter(pk=seat_id).first()
+    if seat is None:
+        return False
+    user_id = seat.user_id
+    seat.user, seat.connected, seat.away_since, seat.back_from = None, 0, None, None
+    seat.save(update_fields=["user", "connected", "away_since", "back_from"])
+    events.broadcast(table, current_match(table))
+    events.broadcast_lobby()
+    events.presence_changed(user_id)
     return True
