@@ -5,6 +5,8 @@ to a delayed watcher."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
@@ -95,3 +97,34 @@ async def test_a_free_table_with_a_bot_is_watched_as_it_is(users, settings):
     assert state["match"]["status"] == "playing"
     await watching.disconnect()
     await database_sync_to_async(connections.close_all)()
+
+
+async def test_a_seated_players_second_tab_is_the_same_seat_and_sees_no_more(users, settings):
+    settings.WATCH_DELAY_S = 30.0  # a watcher would be held back: the second tab is not one
+    a, b = users[:2]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a, b])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    first, ok, _ = await connect(a, table.public_id)
+    assert ok
+    second, ok, _ = await connect(a, table.public_id, query="x=2")
+    assert ok
+    one, two = await next_state(first), await next_state(second)
+    assert one["you"] == two["you"] and one["you"]["seat"] == 0
+    assert one["view"] == two["view"]
+    theirs = set(
+        (await database_sync_to_async(_their_hand)(table, 1)) or []
+    )  # the other seat's cards, from the server's own state
+    assert theirs and not theirs & set(json.dumps(two).split('"'))
+    for comm in (first, second):
+        await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+def _their_hand(table, seat: int) -> list[str]:
+    match = Match.objects.get(table=table, number=1)
+    return list(load_state(match).hands[seat])
