@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 import games
-from games import presence, rendering, selectors, services, snapshots
+from games import presence, rendering, selectors, services, snapshots, viewers
 from games.models import Table
 from language import digits
 from language.errors import PlayerError
@@ -106,7 +106,7 @@ class TableConsumer(SahratConsumer):
             user=self.user, table_id=self.table.public_id, process=presence.PROCESS
         )
         self._counted = True
-        self._hidden = await db(selectors.blocked_ids)(self.user)
+        self._hidden = await db(viewers.blocked_ids)(self.user)
         presence.opened(self.table.public_id, self.user.pk)
         # The same first frame as the lobby socket (docs/protocol.md), then the whole state.
         await self.say_hello()
@@ -133,7 +133,7 @@ class TableConsumer(SahratConsumer):
     async def friends_changed(self, event: dict[str, Any]) -> None:
         """The player blocked or unblocked someone: the chat shown again without (or with)
         their lines."""
-        self._hidden = await db(selectors.blocked_ids)(self.user)
+        self._hidden = await db(viewers.blocked_ids)(self.user)
         await self.send_state()
 
     async def send_state(self, public: dict[str, Any] | None = None) -> None:
@@ -149,7 +149,7 @@ class TableConsumer(SahratConsumer):
             state = await db(selectors.table_state)(self.table, self.user)
         self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
         frame = {"type": "state", **state}
-        if selectors.watched_late(state):
+        if viewers.watched_late(state):
             self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))
             if self._drain is None or self._drain.done():
                 self._drain = asyncio.create_task(self._send_later())

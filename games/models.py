@@ -357,7 +357,8 @@ class MatchAction(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A line of table chat, or of one team's chat (``team`` set)."""
+    """A line of table chat, of one team's chat (``team`` set), or of the watchers' chat
+    (``watchers``)."""
 
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="chat", verbose_name=_("table")
@@ -369,6 +370,8 @@ class ChatMessage(models.Model):
     text = models.CharField(_("text"), max_length=200)
     at = models.DateTimeField(_("at"), auto_now_add=True)
     hidden = models.BooleanField(_("hidden by staff"), default=False)
+    # Written by a watcher: the watchers' chat, which the players read only between rounds.
+    watchers = models.BooleanField(_("watchers' chat"), default=False)
 
     class Meta:
         ordering = ("table", "at")

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from cachetools import FIFOCache
-from django.conf import settings
 from django.utils import timezone
 
 import games
 from games.contract import Game
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
+from games.viewers import blocked_ids
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from verify import fairness
@@ -159,15 +159,16 @@ def _chat_line(line: ChatMessage) -> dict[str, Any]:
         "name": line.user.display_name or line.user.username,
         "text": line.text,
         "team": line.team is not None,
+        "watchers": line.watchers,
         "at": line.at.isoformat(),
     }
 
 
 def _last_lines(query: Any) -> list[list[Any]]:
-    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id]``
-    (the writer's id stays on the server: it hides a blocked player's lines)."""
+    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id,
+    watchers]`` (the writer's id stays on the server: it hides a blocked player's lines)."""
     lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, _chat_line(line), line.user_id] for line in lines]
+    return [[line.pk, line.team, _chat_line(line), line.user_id, line.watchers] for line in lines]
 
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
@@ -179,13 +180,15 @@ _chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], list[list[Any]]] = FIFO
 
 
 def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
-    """The last lines of the table's chat and of each of ``teams``' chats, as ``[id, team,
-    line, user id]``, read from the database once per change of the chat (Table.chat_seq)."""
+    """The last lines of the table's chat, of the watchers' chat and of each of ``teams``'
+    chats, as ``[id, team, line, user id, watchers]``, read from the database once per change
+    of the chat (Table.chat_seq)."""
     ident = (table.pk, table.chat_seq, teams)
     lines = _chat_cache.get(ident)
     if lines is None:
         chat = ChatMessage.objects.filter(table=table, hidden=False)
-        lines = _last_lines(chat.filter(team__isnull=True))
+        lines = _last_lines(chat.filter(team__isnull=True, watchers=False))
+        lines += _last_lines(chat.filter(watchers=True))
         for team in teams:
             lines += _last_lines(chat.filter(team=team))
         _chat_cache[ident] = lines  # the oldest entry goes when the cache is full
@@ -261,14 +264,6 @@ def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
     return None
 
 
-def blocked_ids(user: Any) -> frozenset[int]:
-    """The players ``user`` blocked (their chat lines are hidden for ``user``), read through
-    the user's reverse relation to social.Block."""
-    if getattr(user, "pk", None) is None:
-        return frozenset()
-    return frozenset(user.blocking.values_list("blocked_id", flat=True))
-
-
 def viewer_state(
     public: dict[str, Any],
     user: Any,
@@ -276,19 +271,25 @@ def viewer_state(
     view: dict[str, Any] | None,
     hidden: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    """One viewer's picture from the shared part: their seat, the chat they may read (without
-    the lines of ``hidden``, the players they blocked) and ``view``, the game's view for their
-    seat (or the spectator view), which the caller makes."""
+    """One viewer's picture from the shared part: their seat, the chat they may read (a
+    player: the table's, their team's, and the watchers' between rounds; a watcher: the
+    table's and the watchers'; never the lines of ``hidden``, the players they blocked) and
+    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
     user_id = getattr(user, "pk", None)
     mine = viewer_seat(public, user_id)
     team = None if mine is None else public["_seat_teams"][mine]
+    # The players read the watchers' chat only between rounds and matches (docs/social.md).
+    in_round = public["match"]["status"] == "playing" and (view or {}).get("status") != (
+        "round_over"
+    )
     lines = [
         line
         for line in public["_chat"]
-        if (line[1] is None or line[1] == team) and line[3] not in hidden
+        if (line[1] is None or line[1] == team)
+        and line[3] not in hidden
+        and not (line[4] and mine is not None and in_round)
     ]
-    if team is not None:
-        lines.sort(key=lambda line: (line[2]["at"], line[0]))
+    lines.sort(key=lambda line: (line[2]["at"], line[0]))
     table = dict(public["table"])
     seats = table.pop("seats")
     table["creator"] = creator_id == user_id
@@ -302,16 +303,6 @@ def viewer_state(
         "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
         "now": timezone.now().isoformat(),
     }
-
-
-def watched_late(state: dict[str, Any]) -> bool:
-    """Whether this viewer's ``state`` is shown WATCH_DELAY_S late: a watcher (no seat) of a
-    coin table or of a rated one (every seat a person), so that nobody can help a player in
-    real time (docs/social.md, "Watching")."""
-    if state["you"]["seat"] is not None or settings.WATCH_DELAY_S <= 0:
-        return False
-    table = state["table"]
-    return bool(table["stake"]) or all(s["name"] and not s["bot"] for s in table["seats"])
 
 
 def table_mark(table: Table) -> tuple[str, int] | None:

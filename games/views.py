@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 import games
-from games import rendering, selectors, services
+from games import rendering, selectors, services, viewers
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table, normal_code
 from games.services import TableError
@@ -191,7 +191,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     state = selectors.table_state(found, request.user)
     # A watcher who sees this table late gets no game on the page itself (it would be the game
     # as it is now); their socket brings it WATCH_DELAY_S later, and every state after it.
-    watch_delay = selectors.watched_late(state) and state["match"]["status"] == "playing"
+    watch_delay = viewers.watched_late(state) and state["match"]["status"] == "playing"
     if watch_delay:
         state = {**state, "view": None}
     ctx = rendering.table_context(state)

@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import ChatMessage, Match, Table
-from games.selectors import current_match, game_of, load_state, team_of
+from games.selectors import can_watch, current_match, game_of, load_state, team_of
 from games.services import events
 from games.services.errors import TableError
 from games.services.tables import locked_table
@@ -19,8 +19,9 @@ from games.services.tables import locked_table
 
 @transaction.atomic
 def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> ChatMessage:
-    """A line of table chat, or of the player's team chat. At a strict table the team chat is
-    closed while a round is played (open between rounds and matches)."""
+    """A line of table chat, of the player's team chat, or (from a watcher) of the watchers'
+    chat. At a strict table the team chat is closed while a round is played (open between
+    rounds and matches)."""
     table = locked_table(table_id)
     text = " ".join(str(text or "").split())
     if not text:
@@ -28,11 +29,13 @@ def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> Cha
     if len(text) > settings.CHAT_MAX_LENGTH:
         raise TableError("chat_too_long")
     seat = table.seats.filter(user=user).first()
-    if seat is None:
+    # Without a seat: a watcher, who has no team and writes at a private table only as its
+    # creator (an invited watcher's link is not known here).
+    if seat is None and (team or not can_watch(table, user)):
         raise TableError("not_seated")
     team_no = None
     match = current_match(table)
-    if team:
+    if team and seat is not None:
         engine = game_of(table)
         team_no = team_of(engine, engine.parse_options(table.options), seat.number)
         if team_no is None:
@@ -43,7 +46,11 @@ def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> Cha
     recent = ChatMessage.objects.filter(table=table, user=user, at__gte=since).count()
     if recent >= settings.CHAT_MAX_IN_WINDOW:
         raise TableError("chat_too_fast")
-    msg = ChatMessage.objects.create(table=table, user=user, team=team_no, text=text)
+    # Someone without a seat is a watcher (their socket was let in: docs/social.md): their line
+    # goes to the watchers' chat.
+    msg = ChatMessage.objects.create(
+        table=table, user=user, team=team_no, text=text, watchers=seat is None
+    )
     chat_changed(table)
     events.broadcast(table, match)
     return msg

@@ -197,10 +197,11 @@ def test_a_seated_player_and_a_watcher_see_the_whole_table_on_one_screen(
         controls = {k: v for k, v in TURN_CONTROLS[game].items() if k in WATCHED[game]}
         check_screens(page, live_site, match, watcher, controls, f"{game}-watching")
         assert page.locator("#my-cards, .jk-hand").count() == 0  # a watcher holds no cards
-        # A watcher is told the chat is the players', with no form that would drop the words.
+        # A watcher is told whose chat they read and where their own lines go (the watchers'
+        # chat: docs/social.md), and may write there.
         open_sheet(page, "sheet-chat")
         assert page.get_by_test_id("chat-watching").is_visible()
-        assert page.get_by_test_id("chat-form").is_hidden()
+        assert page.get_by_test_id("chat-form").is_visible()
     finally:
         ctx.close()
 
