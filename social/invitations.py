@@ -19,7 +19,7 @@ from games.services.events import group_send
 from social.errors import SocialError
 from social.models import Block, Invitation
 from social.selectors import friend_ids
-from social.services import _other
+from social.services import other_player
 
 
 def _name(user: Any) -> str:
@@ -51,7 +51,7 @@ def _waiting_with_room(table: Table) -> None:
 def invite(*, user: Any, username: str, table_id: str) -> Invitation:
     """``user`` invites their friend ``username`` to ``table_id`` (a table they sit at or
     created, waiting, with a free seat). Asking again while unanswered sends nothing new."""
-    other = _other(user, username)
+    other = other_player(user, username)
     if (
         other.pk not in friend_ids(user)
         or Block.objects.filter(

@@ -40,9 +40,10 @@ def friend_ids(user: Any) -> list[int]:
     )
 
 
-def seen_friend_ids(user: Any) -> list[int]:
-    """The friends whose presence ``user`` may see: not hidden by them."""
-    ids = friend_ids(user)
+def seen_friend_ids(user: Any, ids: list[int] | None = None) -> list[int]:
+    """The friends whose presence ``user`` may see: not hidden by them (``ids``: the friends,
+    when the caller has read them already)."""
+    ids = friend_ids(user) if ids is None else ids
     hidden = set(
         SocialSettings.objects.filter(user_id__in=ids, hide_presence=True).values_list(
             "user_id", flat=True
@@ -56,7 +57,7 @@ def friends_of(user: Any) -> list[dict[str, Any]]:
     offline; "hidden" for one who hides it) and, at a public table, its id and game; playing
     first, then by name."""
     ids = friend_ids(user)
-    seen = set(seen_friend_ids(user))
+    seen = set(seen_friend_ids(user, ids))
     where = whereabouts([i for i in ids if i in seen])
     live = online([i for i in ids if i in seen])
     out = []

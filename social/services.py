@@ -15,7 +15,8 @@ from social.errors import SocialError
 from social.models import Block, Follow, SocialSettings
 
 
-def _other(user: Any, username: str) -> Any:
+def other_player(user: Any, username: str) -> Any:
+    """The active player ``username``, who is not ``user``; SocialError otherwise."""
     other = get_user_model().objects.filter(username=username, is_active=True).first()
     if other is None:
         raise SocialError("no_such_player")
@@ -40,7 +41,7 @@ def friends_changed(*user_ids: int) -> None:
 def follow(*, user: Any, username: str) -> Follow:
     """``user`` follows ``username`` (refused between two players one of whom blocked the
     other: a block keeps a player from following you, and you from following them)."""
-    other = _other(user, username)
+    other = other_player(user, username)
     if (
         Block.objects.filter(blocker=other, blocked=user).exists()
         or Block.objects.filter(blocker=user, blocked=other).exists()
@@ -53,7 +54,7 @@ def follow(*, user: Any, username: str) -> Follow:
 
 @transaction.atomic
 def unfollow(*, user: Any, username: str) -> None:
-    other = _other(user, username)
+    other = other_player(user, username)
     Follow.objects.filter(follower=user, followed=other).delete()
     friends_changed(user.pk, other.pk)
 
@@ -61,7 +62,7 @@ def unfollow(*, user: Any, username: str) -> None:
 @transaction.atomic
 def block(*, user: Any, username: str) -> Block:
     """``user`` blocks ``username``: private; any following between them ends, both ways."""
-    other = _other(user, username)
+    other = other_player(user, username)
     made, _new = Block.objects.get_or_create(blocker=user, blocked=other)
     Follow.objects.filter(follower=user, followed=other).delete()
     Follow.objects.filter(follower=other, followed=user).delete()
@@ -71,7 +72,7 @@ def block(*, user: Any, username: str) -> Block:
 
 @transaction.atomic
 def unblock(*, user: Any, username: str) -> None:
-    other = _other(user, username)
+    other = other_player(user, username)
     Block.objects.filter(blocker=user, blocked=other).delete()
     friends_changed(user.pk, other.pk)
 

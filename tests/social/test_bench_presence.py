@@ -4,28 +4,15 @@ else (no leak to a hidden or blocked player's socket)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.conftest import ROOT, _subprocess_env
+from tests.support.bench import run_bench
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_the_presence_bench_delivers_to_friends_only():
-    run = subprocess.run(
-        [sys.executable, "-m", "bench.presence", "--players", "120", "--changes", "30"],
-        cwd=ROOT,
-        env=_subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    figures = run_bench("bench.presence", "--players", "120", "--changes", "30")
     assert figures["leaks"] == 0
     assert 0 < figures["sent_per_change_max"] <= figures["friends_each"]
     assert figures["memberships"] > 100 * 15  # most of the 120 see most of their 20 friends

@@ -4,28 +4,15 @@ read the history row by row)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.conftest import ROOT, _subprocess_env
+from tests.support.bench import run_bench
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_the_pages_bench_prints_one_json_line_with_bounded_queries():
-    run = subprocess.run(
-        [sys.executable, "-m", "bench.standing_pages", "--quick", "--matches", "300"],
-        cwd=ROOT,
-        env=_subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    figures = run_bench("bench.standing_pages", "--quick", "--matches", "300")
     assert figures["history_matches"] == 300
     for page in ("profile", "profile_deep", "leaderboard"):
         assert figures[f"{page}_ms"] > 0

@@ -30,6 +30,20 @@ def finished(users, game="jakaro", options=None) -> Match:
     return bots_play_to_the_end(Match.objects.get(table=table, number=1))
 
 
+def ended_match(table, number: int, ended_at) -> Match:
+    """A finished Jakaro match of ``table`` (no moves: a page reads only its history lines)."""
+    return Match.objects.create(
+        table=table,
+        number=number,
+        game="jakaro",
+        options={"players": 2},
+        commitment="0" * 64,
+        secret="0" * 64,
+        status=Match.Status.FINISHED,
+        ended_at=ended_at,
+    )
+
+
 def page(user, url: str, lang: str = "ar") -> str:
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang  # a visitor's choice
@@ -89,16 +103,7 @@ def test_the_history_is_paginated(users):
     table = make_table(a, "jakaro", {"players": 2})
     now = timezone.now()
     for n in range(45):
-        match = Match.objects.create(
-            table=table,
-            number=n + 2,
-            game="jakaro",
-            options={"players": 2},
-            commitment="0" * 64,
-            secret="0" * 64,
-            status=Match.Status.FINISHED,
-            ended_at=now - timedelta(minutes=n),
-        )
+        match = ended_match(table, n + 2, now - timedelta(minutes=n))
         for user, seat in ((a, 0), (b, 1)):
             MatchRecord.objects.create(
                 user=user,
@@ -150,16 +155,7 @@ def test_the_30_day_board_counts_wins_over_finished_and_left(users):
     table = make_table(a, "jakaro", {"players": 2})
     now = timezone.now()
     for n in range(16):
-        match = Match.objects.create(
-            table=table,
-            number=n + 2,
-            game="jakaro",
-            options={"players": 2},
-            commitment="0" * 64,
-            secret="0" * 64,
-            status=Match.Status.FINISHED,
-            ended_at=now - timedelta(days=n),
-        )
+        match = ended_match(table, n + 2, now - timedelta(days=n))
         a_won = n % 4 != 0  # 12 of 16
         for user, won, left in ((a, a_won, False), (b, not a_won, n == 1)):
             MatchRecord.objects.create(

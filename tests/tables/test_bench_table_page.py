@@ -4,28 +4,15 @@ Chromium, and each page's own scripts and styles are weighed."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.conftest import ROOT, _subprocess_env
+from tests.support.bench import run_bench
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_the_table_page_bench_loads_both_pages_and_prints_one_json_line():
-    run = subprocess.run(
-        [sys.executable, "-m", "bench.table_page", "--quick"],
-        cwd=ROOT,
-        env=_subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    figures = run_bench("bench.table_page", "--quick")
     for game in ("hand", "jakaro"):
         assert figures[f"{game}_first_render_ms"] > 0
         assert figures[f"{game}_live_ms"] > 0
