@@ -82,11 +82,12 @@ class TableConsumer(SahratConsumer):
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
     html = False
+    invite = ""  # the private table's invite token this socket was opened with, if any
 
     async def authorize(self) -> bool:
         table_id = self.scope["url_route"]["kwargs"]["table_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        invite = (query.get("invite") or [""])[0]
+        invite = self.invite = (query.get("invite") or [""])[0]
         self.html = (query.get("format") or [""])[0] != "json"
         table = await db(Table.objects.filter(public_id=table_id).first)()
         if table is None:
@@ -178,11 +179,9 @@ class TableConsumer(SahratConsumer):
             if state is None:
                 return None
             engine = games.get(snap["game"])
-            mine = selectors.viewer_seat(public, self.user.pk)
+            mine = viewers.view_seat(public, self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-        return selectors.viewer_state(
-            public, self.user, self.table.created_by_id, view, self._hidden
-        )
+        return viewers.viewer_state(public, self.user, self.table.created_by_id, view, self._hidden)
 
     async def send_json(self, payload: dict[str, Any]) -> None:
         if not self.html:
@@ -281,6 +280,7 @@ class TableConsumer(SahratConsumer):
             table_id=self.table.public_id,
             text=str(frame.get("text") or ""),
             team=frame.get("team") is True,
+            invite=self.invite,
         )
 
     async def do_ping(self, frame: dict[str, Any]) -> None:

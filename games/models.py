@@ -269,6 +269,11 @@ class Match(models.Model):
     # Kept on the match because the seat is emptied when it ends: its result, end screen and
     # the leaver's wallet still name her, marked as left.
     leavers = models.JSONField(_("players who left"), default=list, blank=True)
+    # Who sat in each seat when a played match ended ([{"user": id | None, "name": display name
+    # | None, "bot": bool}] by seat number). The players move one seat when the next match is
+    # made (the deal moves on, games/services/play.py), so the match shown between matches
+    # names its seats, and shows each player their own side, from this, not from the seats.
+    seating = models.JSONField(_("seating"), default=list, blank=True, editable=False)
     # Each seat's statistics so far ({"0": {"home": 3, ...}}: the game's ``tally`` of every
     # logged action added up), kept by the player's standing when the match ends.
     tally = models.JSONField(_("statistics"), default=dict, blank=True, editable=False)

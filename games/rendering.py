@@ -120,6 +120,36 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _as_played(seats: list[dict[str, Any]], played: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats as the played match shown between matches had them (its ``seating``): each by
+    the name it had then, with the live part (presence, rating, ready) of where that player
+    sits now; the players have moved one seat since (the deal moves on). A match without a
+    seating (the one being played, or one kept before seatings were) is named from the seats
+    as they are."""
+    seating = played.get("seating")
+    if not seating:
+        return seats
+    bots = bot_indexes(seating, lambda r: r["bot"])
+    out = []
+    for number, was in enumerate(seating):
+        now = seats[was["now"]] if was["now"] is not None and was["now"] < len(seats) else {}
+        label = bot_label(bots[number]) if was["bot"] else was["name"]
+        out.append(
+            {
+                **now,
+                "number": number,
+                "name": was["name"],
+                "bot": was["bot"],
+                "label": label,
+                "empty": label is None,
+                "you": bool(now.get("you")),
+                "turn": False,
+                "connected": bool(now.get("connected")) or was["bot"],
+            }
+        )
+    return out
+
+
 def _with_leavers(seats: list[dict[str, Any]], leavers: list[dict[str, Any]]) -> list[dict]:
     """The seats as a played match's result and end screen name them: a seat given up during
     the match by the name the match kept (the seat itself is emptied when it ends, and may be
@@ -144,11 +174,16 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
     any_empty = any(s["empty"] for s in seats)
     game_view = None
     played = shown or (match if match["status"] in ("finished", "aborted") else None)
-    # A played match's own names: its leavers kept, though their seats were emptied at its end.
-    played_seats = _with_leavers(seats, played.get("leavers") or []) if played else seats
+    # A played match's own names (its seating: the players have moved one seat since), its
+    # leavers kept, though their seats were emptied at its end; and the viewer's seat in it.
+    played_seats = seats
+    view_you = you
+    if played:
+        played_seats = _with_leavers(_as_played(seats, played), played.get("leavers") or [])
+        view_you = state["you"].get("view_seat", you)
     face = faces.get(table["game"])
     if view is not None:
-        game_view = face.table_view(view, played_seats, you)
+        game_view = face.table_view(view, played_seats, view_you)
         if not playing:
             game_view["moves"] = []  # a finished match shown between matches takes no move
         if mine is not None and mine.get("left"):

@@ -11,18 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from cachetools import FIFOCache
-from django.utils import timezone
 
 import games
 from games.contract import Game
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
-from games.viewers import blocked_ids
+from games.viewers import CHAT_SHOWN, blocked_ids, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from verify import fairness
-
-CHAT_SHOWN = 30
-
 
 # ---------------------------------------------------------------------------------------------
 # What the services and the pages both read: a match's game, state, random source and teams
@@ -230,10 +226,15 @@ def public_and_shown(
             "seats": [_seat_row(s, mode) for s in seats],
         },
         "match": match_public(match, seeds),
-        "shown": match_public(shown) if shown.pk != match.pk else None,
+        "shown": _shown_public(shown, seats) if shown.pk != match.pk else None,
         # For the server only (viewer_state never sends these): who sits where, each seat's
         # team, the chat lines each team may read, and the snapshot the views come from.
         "_seat_users": [s.user_id for s in seats],
+        # Who sat where in the match shown between matches (the players have moved one seat
+        # since: the deal moves on), None when the seats are still as it ended.
+        "_shown_users": (
+            [r["user"] for r in shown.seating] if shown.pk != match.pk and shown.seating else None
+        ),
         "_seat_teams": seat_teams,
         # Who gave up a seat in the match or the one shown: they are told so (viewer_state).
         "_left_users": sorted({r["user"] for m in {match, shown} for r in m.leavers}),
@@ -247,62 +248,28 @@ def public_and_shown(
     return public, shown
 
 
+def _shown_public(shown: Match, seats: list[Seat]) -> dict[str, Any]:
+    """The match shown between matches, with its ``seating``: each seat's name as it ended and
+    where that player sits now (``now``: a seat number, or None if they left the table); the
+    account ids stay on the server."""
+    public = match_public(shown)
+    users = [s.user_id for s in seats]
+    public["seating"] = [
+        {
+            "name": r["name"],
+            "bot": r["bot"],
+            "now": users.index(r["user"]) if r["user"] is not None and r["user"] in users else None,
+        }
+        for r in shown.seating
+    ]
+    return public
+
+
 def table_public(table: Table) -> dict[str, Any]:
     """What every viewer of the table shares, read once per change (the "table changed" event
     carries it); ``viewer_state`` adds one viewer's own part. Holds no hand and no secret before
     its reveal. Keys starting with "_" are for the server only and never sent."""
     return public_and_shown(table)[0]
-
-
-def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
-    """The viewer's seat number, or None for a watcher."""
-    if user_id is None:
-        return None
-    for number, seated in enumerate(public["_seat_users"]):
-        if seated == user_id:
-            return number
-    return None
-
-
-def viewer_state(
-    public: dict[str, Any],
-    user: Any,
-    creator_id: Any,
-    view: dict[str, Any] | None,
-    hidden: frozenset[int] = frozenset(),
-) -> dict[str, Any]:
-    """One viewer's picture from the shared part: their seat, the chat they may read (a
-    player: the table's, their team's, and the watchers' between rounds; a watcher: the
-    table's and the watchers'; never the lines of ``hidden``, the players they blocked) and
-    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
-    user_id = getattr(user, "pk", None)
-    mine = viewer_seat(public, user_id)
-    team = None if mine is None else public["_seat_teams"][mine]
-    # The players read the watchers' chat only between rounds and matches (docs/social.md).
-    in_round = public["match"]["status"] == "playing" and (view or {}).get("status") != (
-        "round_over"
-    )
-    lines = [
-        line
-        for line in public["_chat"]
-        if (line[1] is None or line[1] == team)
-        and line[3] not in hidden
-        and not (line[4] and mine is not None and in_round)
-    ]
-    lines.sort(key=lambda line: (line[2]["at"], line[0]))
-    table = dict(public["table"])
-    seats = table.pop("seats")
-    table["creator"] = creator_id == user_id
-    table["seats"] = seats
-    return {
-        "table": table,
-        "you": {"seat": mine, "left": user_id is not None and user_id in public["_left_users"]},
-        "match": public["match"],
-        "shown": public["shown"],
-        "view": view,
-        "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
-        "now": timezone.now().isoformat(),
-    }
 
 
 def table_mark(table: Table) -> tuple[str, int] | None:
@@ -318,7 +285,7 @@ def table_state(table: Table, user: Any) -> dict[str, Any]:
     if shown.snapshot:
         engine = game_of(shown)
         state = load_state(shown)
-        mine = viewer_seat(public, getattr(user, "pk", None))
+        mine = view_seat(public, getattr(user, "pk", None))
         view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
     return viewer_state(public, user, table.created_by_id, view, blocked_ids(user))
 

@@ -1,12 +1,16 @@
 """What one viewer may see beyond what every viewer of a table shares: the chat lines of the
 players they blocked are hidden for them, and a watcher of a coin or rated table sees it late
-(docs/social.md)."""
+(docs/social.md); and each viewer's own picture of the table from what they share (their seat,
+the view of it, the chat they may read)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
+
+CHAT_SHOWN = 30  # the lines of chat a viewer is shown
 
 
 def blocked_ids(user: Any) -> frozenset[int]:
@@ -25,3 +29,71 @@ def watched_late(state: dict[str, Any]) -> bool:
         return False
     table = state["table"]
     return bool(table["stake"]) or all(s["name"] and not s["bot"] for s in table["seats"])
+
+
+def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
+    """The viewer's seat number, or None for a watcher."""
+    if user_id is None:
+        return None
+    for number, seated in enumerate(public["_seat_users"]):
+        if seated == user_id:
+            return number
+    return None
+
+
+def view_seat(public: dict[str, Any], user_id: Any) -> int | None:
+    """The seat whose view the viewer is shown: theirs in the match on the table, which
+    between matches is the one just played, where they may have sat one seat on (None: they
+    did not play it, and see it as a watcher)."""
+    played = public.get("_shown_users")
+    if played is None:
+        return viewer_seat(public, user_id)
+    if user_id is None or user_id not in played:
+        return None
+    return played.index(user_id)
+
+
+def viewer_state(
+    public: dict[str, Any],
+    user: Any,
+    creator_id: Any,
+    view: dict[str, Any] | None,
+    hidden: frozenset[int] = frozenset(),
+) -> dict[str, Any]:
+    """One viewer's picture from the shared part: their seat, the chat they may read (a
+    player: the table's, their team's, and the watchers' between rounds; a watcher: the
+    table's and the watchers'; never the lines of ``hidden``, the players they blocked) and
+    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
+    user_id = getattr(user, "pk", None)
+    mine = viewer_seat(public, user_id)
+    team = None if mine is None else public["_seat_teams"][mine]
+    # The players read the watchers' chat only between rounds and matches (docs/social.md).
+    in_round = public["match"]["status"] == "playing" and (view or {}).get("status") != (
+        "round_over"
+    )
+    lines = [
+        line
+        for line in public["_chat"]
+        if (line[1] is None or line[1] == team)
+        and line[3] not in hidden
+        and not (line[4] and mine is not None and in_round)
+    ]
+    lines.sort(key=lambda line: (line[2]["at"], line[0]))
+    table = dict(public["table"])
+    seats = table.pop("seats")
+    table["creator"] = creator_id == user_id
+    table["seats"] = seats
+    return {
+        "table": table,
+        "you": {
+            "seat": mine,
+            "left": user_id is not None and user_id in public["_left_users"],
+            # Their seat in the match whose view this is (between matches, the one played).
+            "view_seat": view_seat(public, user_id),
+        },
+        "match": public["match"],
+        "shown": public["shown"],
+        "view": view,
+        "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
+        "now": timezone.now().isoformat(),
+    }

@@ -18,10 +18,13 @@ from games.services.tables import locked_table
 
 
 @transaction.atomic
-def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> ChatMessage:
+def chat_post(
+    *, user: Any, table_id: str, text: str, team: bool = False, invite: str = ""
+) -> ChatMessage:
     """A line of table chat, of the player's team chat, or (from a watcher) of the watchers'
     chat. At a strict table the team chat is closed while a round is played (open between
-    rounds and matches)."""
+    rounds and matches). ``invite``: the private table's invite token the watcher's page was
+    opened with (their socket's ``?invite=``), which lets them watch it and so write."""
     table = locked_table(table_id)
     text = " ".join(str(text or "").split())
     if not text:
@@ -29,9 +32,10 @@ def chat_post(*, user: Any, table_id: str, text: str, team: bool = False) -> Cha
     if len(text) > settings.CHAT_MAX_LENGTH:
         raise TableError("chat_too_long")
     seat = table.seats.filter(user=user).first()
-    # Without a seat: a watcher, who has no team and writes at a private table only as its
-    # creator (an invited watcher's link is not known here).
-    if seat is None and (team or not can_watch(table, user)):
+    # Without a seat: a watcher, who has no team and writes where they may watch (a private
+    # table: its creator, or whoever came with its invite link).
+    invited = bool(invite) and invite == table.invite_token
+    if seat is None and (team or not can_watch(table, user, invited)):
         raise TableError("not_seated")
     team_no = None
     match = current_match(table)

@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from games.contract import Game, IllegalAction, Outcome
-from games.models import EndReason, Match, MatchAction, Seat, Table
-from games.selectors import game_of, load_state, random_source
+from games.models import ChatMessage, EndReason, Match, MatchAction, Seat, Table
+from games.selectors import game_of, load_state, random_source, team_of
 from games.services import clock, coins, events
+from games.services.chat import chat_changed
 from games.services.errors import TableError
 from games.services.tables import new_match, playing_match
 from standing import services as standing
@@ -94,6 +96,12 @@ def end_match(
     next match's commitment fixed at once; everyone at the table is told after commit. The
     caller holds the match row's lock."""
     was_playing = match.status == Match.Status.PLAYING
+    table = match.table
+    if was_playing:
+        # The seats as the match ended (a leaver's seat still holds them: it is emptied when
+        # the table reopens, below).
+        seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
+        match.seating = [_sitter(s) for s in seats]
     match.status = status
     if outcome is not None:
         match.outcome = outcome.to_dict()
@@ -102,19 +110,16 @@ def end_match(
     match.ended_at = match.revealed_at = timezone.now()
     match.deadline = None
     clock.schedule(match)  # an ended match has no countdown
-    match.save(update_fields=ENDING_FIELDS)
-    table = match.table
+    match.save(update_fields=(*ENDING_FIELDS, "seating") if was_playing else ENDING_FIELDS)
     if was_playing:
         if status == Match.Status.FINISHED:
             coins.settle(match)  # the pot (or free-table rewards), once
         else:
             coins.refund(match)  # every stake back in full
-        # The players' ratings, history and standing, once, from the seats as the match ended
-        # (a leaver's seat still holds them: it is emptied when the table reopens, below).
-        seats = list(Seat.objects.filter(table=table).order_by("number"))
+        # The players' ratings, history and standing, once, from the seats as the match ended.
         standing.match_ended(match, seats, finished=status == Match.Status.FINISHED)
         events.presence_changed(*(s.user_id for s in seats if s.user_id is not None))
-        _reopen(table, match)
+        _reopen(table, match, deal_moves_on=status == Match.Status.FINISHED)
     else:
         # A waiting match is replaced by a fresh one with a new commitment, its seats emptied.
         Seat.objects.filter(table=table).update(ready=False, user=None, is_bot=False)
@@ -122,9 +127,17 @@ def end_match(
     events.broadcast(table, match)
 
 
-def _reopen(table: Table, match: Match) -> None:
+def _sitter(seat: Seat) -> dict[str, Any]:
+    """A seat's occupant as the match's ``seating`` keeps it."""
+    user = seat.user
+    name = (user.display_name or user.username) if user is not None else None
+    return {"user": seat.user_id, "name": name, "bot": seat.is_bot}
+
+
+def _reopen(table: Table, match: Match, *, deal_moves_on: bool) -> None:
     """The table goes back to waiting, with the next match's commitment fixed at once, so the
-    players' browsers can show it before they send their "ready" seeds."""
+    players' browsers can show it before they send their "ready" seeds. After a match played
+    out, the deal moves on (``_move_the_deal_on``)."""
     table.status = Table.Status.OPEN
     table.save(update_fields=["status"])
     # A player who left a coin table during the match (settled without a share by now) gives the
@@ -132,11 +145,53 @@ def _reopen(table: Table, match: Match) -> None:
     Seat.objects.filter(table=table, left=True).update(
         user=None, left=False, connected=0, away_since=None
     )
+    if deal_moves_on:
+        _move_the_deal_on(table)
     Seat.objects.filter(table=table, back_from__isnull=False).update(back_from=None)
     Seat.objects.filter(table=table).update(ready=False)
     Seat.objects.filter(table=table, is_bot=True).update(ready=True)
     new_match(table, match.number + 1)
     events.broadcast_lobby()
+
+
+# Who sits in a seat: what moves with its occupant when the deal moves on.
+OCCUPANT_FIELDS = ("user_id", "is_bot", "bot_playing", "connected", "away_since")
+
+
+def _move_the_deal_on(table: Table) -> None:
+    """Every occupant moves one seat back (seat k's to seat k - 1, seat 0's to the last), so the
+    player who started this match deals the next one and the player after them starts: the deal
+    moves on around the table as it does from round to round (Hand) and deck to deck (Jakaro),
+    while the engines, the fair shuffle and its verifiers keep the one rule "match 1's dealer is
+    the last seat" (docs/rules). The order around the table is kept, so partners stay partners
+    and everyone sees the same neighbours. The caller holds the table's lock."""
+    seats = list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
+    held = [{f: getattr(s, f) for f in OCCUPANT_FIELDS} for s in seats]
+    # Emptied first: a player is in one seat of a table at a time (seat_one_per_user).
+    Seat.objects.filter(table=table).update(user=None)
+    for seat, occupant in zip(seats, held[1:] + held[:1], strict=True):
+        for field, value in occupant.items():
+            setattr(seat, field, value)
+        seat.save(update_fields=[f.removesuffix("_id") for f in OCCUPANT_FIELDS])
+    _team_chat_follows(table, len(seats))
+
+
+def _team_chat_follows(table: Table, n: int) -> None:
+    """A team's chat lines are kept under the team's number, which is its seats': when the
+    players move one seat, each team's lines take their new number, so partners keep reading
+    their own and never the other team's."""
+    engine = game_of(table)
+    options = engine.parse_options(table.options)
+    moved = {}
+    for k in range(n):
+        old, new = team_of(engine, options, k), team_of(engine, options, (k - 1) % n)
+        if old is not None and new is not None and old != new:
+            moved[old] = new
+    if moved:  # one UPDATE: the numbers swap
+        ChatMessage.objects.filter(table=table, team__in=list(moved)).update(
+            team=Case(*(When(team=old, then=Value(new)) for old, new in moved.items()))
+        )
+        chat_changed(table)  # the lines cached under the last chat_seq are stale
 
 
 @transaction.atomic

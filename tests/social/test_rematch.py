@@ -1,5 +1,6 @@
 """Playing again: after a match, those who say "ready" within REMATCH_SECONDS keep their seats
-and the others' seats open to anyone (the clock moved); the chain of matches at a table shows on
+and the others' seats open to anyone (the clock moved); the deal moves on (every player one seat
+back) after a match played out, not after a cancelled one; the chain of matches at a table shows on
 each match's Verify page."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
-from games.models import Match, Seat
+from games import rendering, selectors, services
+from games.models import Match, MatchSeed, Seat
 from tests.standing.test_rebuild import bots_play_to_the_end
 from tests.tables.helpers import make_table, seat_humans, seed_for
 
@@ -44,12 +45,12 @@ def test_who_does_not_play_again_in_time_gives_the_seat_up(users, settings):
     assert services.seat_lapse(seat_id=lapsed[0])
     assert not services.seat_lapse(seat_id=lapsed[0])  # once
     seats = {s.number: s.user_id for s in Seat.objects.filter(table=table)}
-    assert seats == {0: a.pk, 1: None}
+    assert seats == {0: None, 1: a.pk}  # the deal moved on: a went from seat 0 to seat 1
     # Anyone may sit now; the next match starts, and the chain shows on the Verify pages.
     services.seat_take(
         user=c,
         table_id=table.public_id,
-        number=1,
+        number=0,
         seed=seed_for(c.pk),
         commitment=second.commitment,
         match_id=second.public_id,
@@ -60,6 +61,62 @@ def test_who_does_not_play_again_in_time_gives_the_seat_up(users, settings):
     assert f'href="/verify/m/{second.public_id}/"' in before
     after = Client().get(f"/verify/m/{second.public_id}/").content.decode()
     assert f'href="/verify/m/{first.public_id}/"' in after
+
+
+@pytest.mark.parametrize("game", ["hand", "jakaro"])
+def test_the_deal_moves_on_to_the_player_who_started_and_partners_stay_partners(users, game):
+    a, b, c, d = users[:4]
+    options = {"players": 4, "partners": True} if game == "hand" else {"players": 4}
+    table = make_table(a, game, options)
+    seat_humans(table, [a, b, c, d])
+    first = Match.objects.get(table=table, number=1)
+    engine = selectors.game_of(first)
+    # d deals match 1, a starts.
+    assert engine.spectator_view(selectors.load_state(first))["dealer"] == 3
+    services.chat_post(user=a, table_id=table.public_id, text="ours", team=True)
+    bots_play_to_the_end(first)
+    second = Match.objects.get(table=table, number=2)
+    seats = {s.number: s.user_id for s in Seat.objects.filter(table=table)}
+    # Each player one seat back: a (who started) deals now, b starts; the order around the
+    # table is the same, so a and c are still partners (seats 3 and 1), as are b and d.
+    assert seats == {0: b.pk, 1: c.pk, 2: d.pk, 3: a.pk}
+    # Until the next match starts the one played stays on the table as it was: each player
+    # sees it from the seat they played it in, every seat by the name it had.
+    table.refresh_from_db()
+    first.refresh_from_db()
+    state = selectors.table_state(table, a)
+    assert state["you"]["seat"] == 3 and state["you"]["view_seat"] == 0
+    assert state["view"] == engine.view(selectors.load_state(first), 0)
+    context = rendering.table_context(state)
+    if game == "hand":  # the players round the felt, as they sat
+        felt = {row["seat"]: (row["name"], row["you"]) for row in context["game_view"]["others"]}
+        name = {u.pk: u.display_name or u.username for u in (a, b, c, d)}
+        assert felt == {0: (name[a.pk], True), 1: (name[b.pk], False)} | {
+            2: (name[c.pk], False),
+            3: (name[d.pk], False),
+        }
+    # The team's chat follows the team to its new seats: a and c read it, b and d never.
+    for player, reads in ((a, True), (b, False), (c, True), (d, False)):
+        lines = [line["text"] for line in selectors.table_state(table, player)["chat"]]
+        assert ("ours" in lines) is reads
+    for player in (a, b, c, d):
+        ready(player, second)
+    second.refresh_from_db()
+    assert second.status == "playing"
+    view = engine.spectator_view(selectors.load_state(second))
+    assert view["dealer"] == 3 and seats[view["dealer"]] == a.pk
+    # Each seed is kept under the seat its player holds in this match (what Verify replays).
+    kept = dict(MatchSeed.objects.filter(match=second).values_list("seat", "user_id"))
+    assert kept == seats
+
+
+def test_a_cancelled_match_does_not_move_the_deal(users):
+    a, b = users[:2]
+    table = make_table(a, "hand", {"players": 2})
+    seat_humans(table, [a, b])
+    services.match_abort(match_id=Match.objects.get(table=table, number=1).pk)
+    seats = {s.number: s.user_id for s in Seat.objects.filter(table=table)}
+    assert seats == {0: a.pk, 1: b.pk}
 
 
 def test_the_end_screen_asks_to_play_again_in_time(users):

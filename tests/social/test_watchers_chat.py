@@ -4,12 +4,15 @@ and players only between rounds and matches; the players' team chat never reache
 from __future__ import annotations
 
 import pytest
+from channels.db import database_sync_to_async
+from django.db import connections
 
 from games import selectors
 from games import services as game_services
 from games.models import Match, Table
 from tests.standing.test_rebuild import bots_play_to_the_end
 from tests.tables.helpers import make_table, seat_humans
+from tests.tables.test_consumers import connect, next_state
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +53,34 @@ def test_at_a_private_table_only_those_who_may_watch_write(users):
         game_services.chat_post(user=stranger, table_id=table.public_id, text="hi")
     assert refused.value.code == "not_seated"
     assert game_services.chat_post(user=a, table_id=table.public_id, text="hi").watchers
+    # Whoever came with the table's invite link watches, and so writes; a wrong token is
+    # nothing.
+    table.refresh_from_db()
+    with pytest.raises(game_services.TableError):
+        game_services.chat_post(user=stranger, table_id=table.public_id, text="hi", invite="x")
+    line = game_services.chat_post(
+        user=stranger, table_id=table.public_id, text="hello", invite=table.invite_token
+    )
+    assert line.watchers and texts(table, stranger)[-1] == "hello"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_invited_watcher_writes_over_the_socket_of_the_invite_link(users):
+    a, b, guest = users[:3]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2}, private=True)
+        seat_humans(table, [b])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    comm, connected, _ = await connect(guest, table.public_id, query=f"invite={table.invite_token}")
+    assert connected
+    await next_state(comm)
+    await comm.send_json_to({"type": "chat", "text": "good luck"})
+    while not (state := await next_state(comm))["chat"]:
+        pass
+    assert [(line["text"], line["watchers"]) for line in state["chat"]] == [("good luck", True)]
+    await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()

@@ -329,6 +329,8 @@ def test_a_whole_match_against_a_bot_through_the_page(
         kept = {e["match"]: e for e in kept_seeds(page)}
         assert kept[match.public_id]["commitment"] == match.commitment
         assert kept[nxt.public_id]["commitment"] == nxt.commitment
-        assert nxt.seeds.get(seat=0).seed == kept[nxt.public_id]["seed"]
+        # Kept under the seat the player holds now: the deal moved on, from seat 0 to seat 1.
+        assert kept[nxt.public_id]["seat"] == 1
+        assert nxt.seeds.get(seat=1).seed == kept[nxt.public_id]["seed"]
     finally:
         ctx.close()

@@ -491,8 +491,11 @@ def test_easy_hints_round_recap_score_sheet_and_a_shared_first_place(
         )
         close_sheet(a, "score-sheet")
         shot(a, "10-match-end-en")
+        # One after the other, each ready seen taken (its button gone) before the next: a click
+        # never lands on a button the other's "ready" frame is replacing.
         for page in (a, b):
             page.get_by_test_id("ready").click()
+            page.get_by_test_id("ready").wait_for(state="detached")
         nxt = Match.objects.get(table=match.table, number=2)
         for page in (a, b):
             page.wait_for_selector(

@@ -142,8 +142,13 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
     # The stake stayed in the pot: the one who stayed takes the prize (pot 100, fee 10).
     assert wallet_services.balance_of(leaver) == 450
     assert wallet_services.balance_of(stayer) == 540
-    seat.refresh_from_db()
-    assert seat.user_id is None  # the seat is emptied when the match ends...
+    # The seat is emptied when the match ends (and the one who stayed moved to seat 0: the
+    # deal moves on)...
+    assert not Seat.objects.filter(table=table, user=leaver).exists()
+    assert {s.number: s.user_id for s in Seat.objects.filter(table=table)} == {
+        0: stayer.pk,
+        1: None,
+    }
 
     with translation.override("en"):
         # ...and still the result names her, marked as left, on everyone's page.
