@@ -217,6 +217,10 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         can_invite=found.status == Table.Status.OPEN
         and (state["table"]["creator"] or state["you"]["seat"] is not None),
         table_id=found.public_id,
+        # The "Players" sheet (social/views.py table_players), with the invite of a private
+        # table's watcher.
+        players_url=reverse("social:table_players", args=[found.public_id])
+        + (f"?{urlencode({'invite': invite})}" if invited else ""),
         watch_delay=round(settings.WATCH_DELAY_S) if watch_delay else None,
         whatsapp=whatsapp,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),

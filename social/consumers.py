@@ -1,11 +1,16 @@
 """The lobby socket with friends: the majlis's own (games.consumers.MajlisConsumer) plus the
 player's own group (``user.<id>``: their friends changed) and one group per friend whose
 presence they may see (``presence.<id>``: where that friend is changed). The games send to a
-player's presence group without knowing who follows it (games/services/events.py)."""
+player's presence group without knowing who follows it (games/services/events.py).
+
+Every other page a signed-in player opens (their profile, the Verify page, the rules…) connects
+with ``?only=notices``: their own group alone, for the invitations and answers sent to them
+(static/js/notices.js), and no frame about tables or friends that page would not use."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 
@@ -16,13 +21,22 @@ from social import selectors
 
 class LobbyConsumer(MajlisConsumer):
     _friends: tuple[str, ...] = ()
+    notices_only = False  # ?only=notices: a page that shows the player's notices and no more
+
+    async def authorize(self) -> bool:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.notices_only = (query.get("only") or [""])[0] == "notices"
+        return await super().authorize()
 
     def groups_for(self) -> tuple[str, ...]:
+        if self.notices_only:
+            return (f"user.{self.user.pk}",)
         return (*super().groups_for(), f"user.{self.user.pk}")
 
     async def on_connected(self) -> None:
         await super().on_connected()
-        await self._follow_friends()
+        if not self.notices_only:
+            await self._follow_friends()
         await presence_changed_async(self.channel_layer, self.user.pk)  # online now
 
     async def on_disconnected(self) -> None:
@@ -43,6 +57,8 @@ class LobbyConsumer(MajlisConsumer):
         self._friends = wanted
 
     async def friends_changed(self, event: dict[str, Any]) -> None:
+        if self.notices_only:
+            return
         await self._follow_friends()
         await self.send_json({"type": "friends_changed"})
 

@@ -31,6 +31,16 @@ def relation(viewer: Any, other: Any) -> dict[str, bool]:
     }
 
 
+def players_at(viewer: Any, table: Any) -> list[dict[str, Any]]:
+    """The people seated at ``table`` other than ``viewer``, in seat order, each with what the
+    viewer sees of them (``relation``): the table's "Players" sheet, to follow or block one."""
+    seats = table.seats.filter(user__isnull=False).exclude(user=viewer).select_related("user")
+    return [
+        {"user": s.user, "seat": s.number, "rel": relation(viewer, s.user)}
+        for s in seats.order_by("number")
+    ]
+
+
 def friend_ids(user: Any) -> list[int]:
     """Those who follow ``user`` and whom ``user`` follows (a block ends both follows)."""
     return list(

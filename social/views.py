@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games.models import Seat
+from games.models import Seat, Table
+from games.selectors import can_watch
 from social import invitations, selectors, services
 from social.errors import SocialError
 
@@ -50,14 +51,42 @@ def act(request: HttpRequest, action: str, username: str) -> HttpResponse:
     do = ACTIONS.get(action)
     if do is None:
         return HttpResponse(status=404)
+    error = None
     try:
         do(user=request.user, username=username)
     except SocialError as exc:
-        messages.error(request, exc.message(get_language() or "ar"))
+        error = exc.message(get_language() or "ar")
+    # From a table's "Players" sheet (htmx): the sheet again, with the error in it if any.
+    if request.htmx and request.POST.get("table"):
+        return _players_sheet(request, request.POST["table"], error)
+    if error:
+        messages.error(request, error)
     back = request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
         back = "social:friends"
     return redirect(back)
+
+
+@login_required
+@require_safe
+def table_players(request: HttpRequest, table_id: str) -> HttpResponse:
+    """The table's "Players" sheet: who sits there, to follow or block from the table."""
+    return _players_sheet(request, table_id, None)
+
+
+def _players_sheet(request: HttpRequest, table_id: str, error: str | None) -> HttpResponse:
+    table = get_object_or_404(Table, public_id=table_id)
+    # A private table's players are for those who may watch it (its link is its invite).
+    invite = request.GET.get("invite") or request.POST.get("invite") or ""
+    if not can_watch(table, request.user, bool(invite) and invite == table.invite_token):
+        return HttpResponse(status=404)
+    context = {
+        "players": selectors.players_at(request.user, table),
+        "table_id": table.public_id,
+        "invite": invite,
+        "error": error,
+    }
+    return render(request, "social/_table_players.html", context)
 
 
 @login_required

@@ -2,13 +2,14 @@
 // only what changed ({"type": "majlis_changed"}, {"type": "friends_changed"}), and each page
 // asks for its own part again. ``listen({type: callback})`` connects, calls the callback of
 // each frame's type with the frame, calls every callback but "notice" once after a
-// reconnection (changes missed while away), and reconnects with a growing delay.
+// reconnection (changes missed while away), and reconnects with a growing delay. ``query``
+// ("?only=notices") asks the socket for less (social/consumers.py).
 
-export function listen(handlers) {
+export function listen(handlers, query = "") {
   let retry = 1000;
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/ws/majlis/");
+    const ws = new WebSocket(scheme + location.host + "/ws/majlis/" + query);
     ws.addEventListener("open", () => {
       if (retry > 1000) {
         for (const [type, h] of Object.entries(handlers)) if (type !== "notice") h({ type });

@@ -18,6 +18,7 @@
     settings: "M4 7h10M18 7h2M4 17h4M12 17h8M14 4v6M8 14v6",
     list: "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01",
     more: "M5 12h.01M12 12h.01M19 12h.01",
+    people: "M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM3 20c0-3.3 2.7-6 6-6s6 2.7 6 6M16 5a3 3 0 0 1 0 6M18 14c2 .6 3 2.9 3 6",
   };
 
   const sheets = () =>
@@ -87,6 +88,8 @@
     if (!sheet || sheet.open) return;
     sheet.showModal();
     if (sheet.id === "sheet-chat") setUnread(0);
+    // A sheet whose content is asked for when it opens (hx-trigger="sheet-open": the players).
+    sheet.dispatchEvent(new CustomEvent("sheet-open"));
   }
 
   document.addEventListener("click", (e) => {

@@ -377,3 +377,20 @@ document.addEventListener("htmx:wsAfterMessage", () => {
     if (el && !el.hidden && !el.disabled) el.focus({ preventScroll: true });
   });
 });
+
+// A notice (a friend's invitation, an answer to yours) lies over the top of the table: it goes
+// by itself after NOTICE_MS, or at a tap on it (its link still opens). Each notice comes as a
+// new #table-notice (an out-of-band swap), which gets its own time.
+const NOTICE_MS = 10_000;
+let noticeTimer = 0;
+document.addEventListener("htmx:wsAfterMessage", () => {
+  const box = document.getElementById("table-notice");
+  if (!box || !box.textContent.trim() || box.dataset.timed) return;
+  box.dataset.timed = "1";
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => box.replaceChildren(), NOTICE_MS);
+});
+document.addEventListener("click", (e) => {
+  const box = e.target.closest?.("#table-notice");
+  if (box && !e.target.closest("a")) box.replaceChildren();
+});

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
 from games import services as game_services
 from games.models import Match, Table, normal_code
+from sahrat_site.asgi import application
 from social import invitations, services
 from social.errors import SocialError
 from social.models import Invitation
 from tests.social.test_services import befriend, page
 from tests.social.test_socket import lobby
 from tests.tables.helpers import make_table, seat_humans, seed_for
-from tests.tables.test_consumers import TIMEOUT, connect, next_state
+from tests.tables.test_consumers import TIMEOUT, _cookie, connect, next_state
 
 pytestmark = pytest.mark.django_db
 
@@ -138,4 +140,40 @@ async def test_the_invitation_and_its_answer_arrive_live(users):
     assert frame["kind"] == "declined"
     for comm in (omar, sara):
         await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_any_other_page_gets_the_notices_and_nothing_about_tables(users):
+    """The notices-only socket every other page opens (static/js/notices.js): the invitation
+    arrives; a table opening (the lobby's "majlis_changed") and the friends list changing
+    ("friends_changed") do not."""
+    a, b, c = users[:3]
+
+    def setup():
+        befriend(a, b)
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    cookie = await database_sync_to_async(_cookie)(b)
+    page_socket = WebsocketCommunicator(
+        application,
+        "/ws/majlis/?only=notices",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
+    )
+    connected, _ = await page_socket.connect(timeout=TIMEOUT)
+    assert connected
+    assert (await page_socket.receive_json_from(timeout=TIMEOUT))["type"] == "hello"
+    await database_sync_to_async(make_table)(c, "hand", {"players": 2})  # the lobby changes
+    await database_sync_to_async(befriend)(b, c)  # b's friends change
+    await database_sync_to_async(invitations.invite)(
+        user=a, username=b.username, table_id=table.public_id
+    )
+    frame = await page_socket.receive_json_from(timeout=TIMEOUT)
+    assert frame["type"] == "notice" and frame["kind"] == "invited"  # the first frame after hello
+    assert await page_socket.receive_nothing(timeout=1)
+    await page_socket.disconnect()
     await database_sync_to_async(connections.close_all)()

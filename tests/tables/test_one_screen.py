@@ -213,7 +213,14 @@ def test_the_dock_opens_each_sheet_over_the_table_and_closes_it(
     ctx, page, _you = your_page(chromium, live_site, match, users)
     try:
         ids = page.locator(".dock-button").evaluate_all("bs => bs.map(b => b.dataset.sheet)")
-        assert ids == ["sheet-chat", "score-sheet", "hand-settings", "sheet-fair", "sheet-more"]
+        assert ids == [
+            "sheet-chat",
+            "score-sheet",
+            "hand-settings",
+            "sheet-fair",
+            "sheet-players",
+            "sheet-more",
+        ]
         for sheet_id in ids:
             page.get_by_test_id(f"dock-{sheet_id}").click()
             sheet = page.locator(f"#{sheet_id}")
