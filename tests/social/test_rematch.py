@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from games import rendering, selectors, services
 from games.models import Match, MatchSeed, Seat
+from social import invitations
+from tests.social.test_services import befriend
 from tests.standing.test_rebuild import bots_play_to_the_end
 from tests.tables.helpers import make_table, seat_humans, seed_for
 
@@ -128,3 +130,32 @@ def test_the_end_screen_asks_to_play_again_in_time(users):
     client.force_login(a)
     html = client.get(f"/majlis/t/{table.public_id}/").content.decode()
     assert 'data-testid="play-again-note"' in html and 'data-testid="ready"' in html
+
+
+def test_a_player_who_declines_to_play_again_frees_the_seat_for_an_invited_friend(users):
+    a, b, c = users[:3]
+    table = make_table(a, "jakaro", {"players": 2})
+    seat_humans(table, [a, b])
+    bots_play_to_the_end(Match.objects.get(table=table, number=1))
+    second = Match.objects.get(table=table, number=2)
+    ready(a, second)
+    services.seat_leave(user=b, table_id=table.public_id)  # b does not play again
+    assert {s.number: s.user_id for s in Seat.objects.filter(table=table)} == {0: None, 1: a.pk}
+    # a invites a friend to the seat b left; the friend accepts and sits with their own seed.
+    befriend(a, c)
+    made = invitations.invite(user=a, username=c.username, table_id=table.public_id)
+    invitations.answer(user=c, invitation_id=made.pk, accept=True)
+    services.seat_take(
+        user=c,
+        table_id=table.public_id,
+        number=0,
+        seed=seed_for(c.pk),
+        commitment=second.commitment,
+        match_id=second.public_id,
+    )
+    second.refresh_from_db()
+    assert second.status == "playing"
+    assert dict(MatchSeed.objects.filter(match=second).values_list("seat", "user_id")) == {
+        0: c.pk,
+        1: a.pk,
+    }
