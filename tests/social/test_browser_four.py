@@ -104,8 +104,13 @@ def test_four_friends_invite_play_again_watch_and_block(
         match = Match.objects.get(table=table, number=1)
         for page in (s, o, h, a):
             assert play_jakaro_as_the_bot(page, match, turns_at_most=1) == 1
+        # The rest is played out by time-outs while the four wait on their friends pages (four
+        # table pages would each draw every one of its hundreds of moves), then come back.
+        for page in pages.values():
+            page.goto(f"{base}/friends/")
         match = play_out(match)
         for page in pages.values():
+            page.goto(f"{base}/majlis/t/{table.public_id}/")
             page.get_by_test_id("result").wait_for()
 
         # All four play again, one after the other: the next match starts with every player
