@@ -17,8 +17,13 @@ every seat sends ``ready`` with a fresh seed for the next commitment.
 
 Figures (one JSON line at the end, a few human lines before it):
 
-- ``latency_p50_ms`` / ``latency_p99_ms``: a move sent until the LAST seat of its table has a
-  state with that move's ``seq`` (bench.stats.percentile, nearest rank);
+- ``latency_p50_ms`` / ``latency_p99_ms``: a move sent until the LAST socket of its table (each
+  seat's, and the watcher's) has a state with that move's ``seq``: for an HTML client, the frame
+  rebuilt and read as the page reads it (bench.stats.percentile, nearest rank);
+- ``clients`` (``--clients``, default ``html``): every seat a table page's socket, as players'
+  browsers open it; ``json``: docs/protocol.md's JSON; ``mixed``: seats alternately HTML and
+  JSON, and an HTML watcher per table; ``sockets``: how many; ``frame_bytes_p50``: a state
+  frame's size on the wire (an HTML page's are deltas on the one before);
 - ``cpu_ms_per_move``: CPU of Daphne, the Celery worker and beat, the PostgreSQL backends of the
   bench's database and redis-server, read from /proc over the playing phase, per move. Redis and
   PostgreSQL are shared machine-wide: their figures include whatever else ran meanwhile;
@@ -75,8 +80,17 @@ def abort_leftovers() -> int:
     return len(ids)
 
 
-def setup(n_tables: int) -> list[TableSpec]:
-    """Players, tables and seats 0-2 through games.services (seat 3 sits over its socket)."""
+# Each socket's client (bench/players.py) by --clients: the four seats, then a watcher if any.
+CLIENTS = {
+    "html": ["html"] * 4,
+    "json": ["json"] * 4,
+    "mixed": ["html", "json", "html", "json", "html"],
+}
+
+
+def setup(n_tables: int, clients: str = "html") -> list[TableSpec]:
+    """Players, tables and seats 0-2 through games.services (seat 3 sits over its socket); a
+    fifth player per table to watch it when ``clients`` has a watcher."""
     from django.test import Client
 
     from accounts.models import User
@@ -98,7 +112,10 @@ def setup(n_tables: int) -> list[TableSpec]:
     specs = []
     for t in range(n_tables):
         game, options = GAMES[t % len(GAMES)]
+        kinds = CLIENTS[clients]
         users = [player(f"rooms{4 * t + s}") for s in range(4)]
+        if len(kinds) > 4:
+            users.append(player(f"rooms-watch{t}"))
         table = services.table_create(user=users[0], game=game, options=options, majlis=majlis)
         match = Match.objects.get(table=table, number=1)
         for seat, user in enumerate(users[:3]):
@@ -115,7 +132,7 @@ def setup(n_tables: int) -> list[TableSpec]:
             client = Client()
             client.force_login(user)
             cookies.append(f"sessionid={client.cookies['sessionid'].value}")
-        specs.append(TableSpec(table.public_id, game, cookies))
+        specs.append(TableSpec(table.public_id, game, cookies, kinds))
     return specs
 
 
@@ -162,6 +179,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="20 tables, a short run")
     parser.add_argument("--seconds", type=float, default=None, help="playing time (default 60)")
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a table's moves")
+    parser.add_argument(
+        "--clients",
+        choices=sorted(CLIENTS),
+        default="html",
+        help="html: every seat a table page's socket (HTML frames); json: docs/protocol.md's "
+        "JSON; mixed: seats half each and an HTML watcher per table",
+    )
     parser.add_argument(
         "--web-processes",
         type=int,
@@ -219,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         web = children(proc.pid) if args.web_processes > 1 else [proc.pid]
         workers = stack.enter_context(celery(env, logs))
-        specs = setup(n)
+        specs = setup(n, args.clients)
         meter = CpuMeter(
             {
                 "daphne": web,
@@ -249,10 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "peak_rss_mb": round(meter.rss_peak, 1),
         "errors": tally.errors,
         "web_processes": args.web_processes,
+        "clients": args.clients,
+        "frame_bytes_p50": round(percentile(tally.frame_bytes, 0.5)) if tally.frame_bytes else None,
+        "sockets": sum(len(spec.cookies) for spec in specs),
     }
     print(
         f"{n} tables ({sum(s.game == 'hand' for s in specs)} Hand, "
-        f"{sum(s.game == 'jakaro' for s in specs)} Jakaro), {4 * n} sockets up in "
+        f"{sum(s.game == 'jakaro' for s in specs)} Jakaro), "
+        f"{sum(len(s.cookies) for s in specs)} {args.clients} sockets up in "
         f"{connect_s:.1f} s ({aborted} matches of earlier runs aborted first); "
         f"played {elapsed:.1f} s at one move per {args.pace:g} s per table"
     )

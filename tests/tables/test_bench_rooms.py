@@ -1,6 +1,7 @@
 """bench.rooms runs end to end and prints its figures (not its speed: tests never judge
 wall-clock time). Two tables played for a few seconds at a fast pace, against the test database
-and Redis, with its own Daphne, Celery worker and beat."""
+and Redis, with its own Daphne, Celery worker and beat; their seats' sockets HTML (a table page's)
+and JSON by turns, and an HTML watcher each."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ KEYS = {
     "peak_rss_mb",
     "errors",
     "web_processes",
+    "clients",
+    "frame_bytes_p50",
+    "sockets",
 }
 
 
@@ -32,6 +36,8 @@ def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
         [
             *(sys.executable, "-m", "bench.rooms", "--tables", "2", "--seconds", "2"),
             *("--pace", "0.4", "--web-processes", "2"),
+            # Both kinds of client at once (seats HTML and JSON by turns) and a watcher's page.
+            *("--clients", "mixed"),
         ],
         cwd=ROOT,
         env=_subprocess_env(),
@@ -45,6 +51,8 @@ def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
     figures = json.loads(lines[-1])
     assert set(figures) == KEYS
     assert figures["tables"] == 2
+    assert figures["clients"] == "mixed" and figures["sockets"] == 2 * 5
+    assert figures["frame_bytes_p50"] > 0
     assert figures["web_processes"] == 2  # as given: both Daphne processes were measured
     assert figures["moves"] > 0 and figures["cpu_ms_per_move"] > 0
     assert figures["errors"] == 0, run.stdout
