@@ -24,12 +24,17 @@ import re
 from bisect import bisect_left
 
 PIECES = re.compile(r"(?<=[>,])")
+CUT = "\x00"
 PREFIX = '{"delta":'
 
 
 def pieces(text: str) -> list[str]:
     """``text`` cut after every ``>`` and ``,`` (no empty piece): the page cuts the same way."""
-    return [p for p in PIECES.split(text) if p]
+    if CUT in text:  # never in a frame of ours; the regular expression cuts any text
+        return [p for p in PIECES.split(text) if p]
+    # The same cut with C string methods, several times quicker than the expression's split on
+    # a 20 KB frame (drawn and cut for every seat at every move).
+    return [p for p in text.replace(">", ">" + CUT).replace(",", "," + CUT).split(CUT) if p]
 
 
 class DeltaEncoder:

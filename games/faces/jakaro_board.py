@@ -6,12 +6,16 @@ sit the same way on its side, as on the wooden board."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.faces.common import digits, in_digits, named
+from language.digits import current as current_digits
 
 CELL = 20  # SVG units per cell; the viewBox is 400 × 400
 # Colour c's marbles, by colour (not seat): partners (0 and 2, 1 and 3) get cool and warm hues.
@@ -90,19 +94,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     in_play = {colour_of(players, s): s for s in range(players)}
     counts = view.get("hand_counts") or []
     my_team = team_of(players, you) if you is not None else None
-    squares = []
-    for p in range(76):
-        x, y = _cell((p - 19 * viewer) % 76)
-        start_of = p // 19 if p % 19 == 0 and p // 19 in in_play else None
-        squares.append(
-            {
-                "n": p,
-                "label": _("square %(n)s") % {"n": digits(p)},
-                "start": start_of,
-                "shown": digits(p),
-                **_xy(x, y),
-            }
-        )
+    squares, track = _track(viewer, tuple(sorted(in_play)), get_language(), current_digits())
     quarters = []
     marbles = []
     for colour, seat in sorted(in_play.items()):
@@ -165,7 +157,44 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                     "label": _marble_words(colour, pos),
                 }
             )
-    return {"squares": squares, "quarters": quarters, "marbles": marbles}
+    return {"squares": squares, "track": track, "quarters": quarters, "marbles": marbles}
+
+
+def _start_class(colour: int | None) -> str:
+    return "" if colour is None else f" jk-start c{colour}"
+
+
+@functools.lru_cache(maxsize=256)
+def _track(
+    viewer: int, in_play: tuple[int, ...], lang: str | None, style: str
+) -> tuple[tuple[dict[str, Any], ...], SafeString]:
+    """The 76 squares placed for a viewer's colour, and their SVG (the circles, then the
+    numbers): the same for every viewer of that colour in a language and digit style, so drawn
+    once per process rather than once per seat and move (it was most of a Jakaro frame)."""
+    squares = []
+    for p in range(76):
+        x, y = _cell((p - 19 * viewer) % 76)
+        start_of = p // 19 if p % 19 == 0 and p // 19 in in_play else None
+        squares.append(
+            {
+                "n": p,
+                "label": _("square %(n)s") % {"n": digits(p)},
+                "start": start_of,
+                "shown": digits(p),
+                **_xy(x, y),
+            }
+        )
+    circles = "".join(
+        f'<circle class="jk-sq{_start_class(q["start"])}" '
+        f'data-sq="{q["n"]}" cx="{q["x"]}" cy="{q["y"]}" r="8" role="img" '
+        f'aria-label="{escape(q["label"])}" />'
+        for q in squares
+    )
+    numbers = "".join(
+        f'<text x="{q["x"]}" y="{q["y"]}" dy="3">{escape(q["shown"])}</text>' for q in squares
+    )
+    svg = mark_safe(f'{circles}\n    <g class="jk-nums" aria-hidden="true">{numbers}</g>')
+    return tuple(squares), svg
 
 
 def last_marbles(last: dict[str, Any] | None) -> list[int]:

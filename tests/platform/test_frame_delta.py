@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from realtime.delta import PREFIX, DeltaEncoder, pieces, rebuild
+from realtime.delta import PIECES, PREFIX, DeltaEncoder, pieces, rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TESTS = Path(__file__).with_name("frame_delta.test.mjs")
@@ -103,3 +103,15 @@ def test_the_pages_script_rebuilds_what_the_server_meant_under_node(tmp_path: Pa
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     passed = re.search(r"^# pass (\d+)$", out.stdout, re.M)
     assert passed and int(passed.group(1)) == 4
+
+
+def test_the_quick_cut_is_the_expressions_cut():
+    """``pieces`` cuts with string methods; the regular expression (PIECES) says what the cut is,
+    and takes over for a text holding the marker the quick cut uses."""
+    rng = random.Random(7)
+    parts = ["<p class='x'>", "a,", "b", "></p>", ",", ">", "\x00", "é,", ""]
+    texts = ["", ">", ",", ">>,,", "abc"] + [
+        "".join(rng.choice(parts) for _ in range(rng.randrange(1, 60))) for _ in range(300)
+    ]
+    for text in texts:
+        assert pieces(text) == [p for p in PIECES.split(text) if p], repr(text)
