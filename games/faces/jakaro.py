@@ -20,7 +20,7 @@ from games.faces.common import (
     names_words,
     pretty_cards,
 )
-from games.faces.jakaro_board import board_svg, last_marbles, team_of
+from games.faces.jakaro_board import board_svg, last_marbles, marbles_svg, team_of
 from games.jakaro.guide import explain
 
 NAME = gettext_lazy("Jakaro")
@@ -226,10 +226,15 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "why": why_words,
         "labels": {a: jakaro_label(a, actor, seats) for a in legal},
     }
+    svg = board_svg(view, seats, you)
+    partner_now = you is not None and controls is not None and controls != you
     return {
         "hand": hand,
         "board": board,
-        "svg": board_svg(view, seats, you),
+        "svg": svg,
+        "marbles_svg": marbles_svg(
+            svg["marbles"], last_marbles(last), controls if partner_now else None
+        ),
         "discard": [card_item(c) for c in (view.get("discard") or [])],
         "deck_left": view.get("deck_left"),
         "deck_no": view.get("deck_no"),
@@ -241,7 +246,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
         "stuck": stuck,
         "stuck_why": stuck_words(help_["why"]) if stuck else [],
-        "partner_now": you is not None and controls is not None and controls != you,
+        "partner_now": partner_now,
         "partner_name": named(seats, controls) if controls is not None else None,
         "next_name": named(seats, nxt) if nxt is not None else None,
         "client": client,
