@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from realtime.delta import PREFIX as DELTA_PREFIX
+
 MOVE_TIMEOUT_S = 10.0  # a move whose state has not reached every seat by then is an error
 SEATS = 4
 
@@ -41,27 +43,56 @@ FORM_VALUE = re.compile(r'name="(commitment|match)" value="([^"]*)"')
 ERROR_TEXT = re.compile(r'id="table-error"[^>]*>([^<]+)</p>')
 
 
-def read_page(frame: str) -> dict[str, Any] | None:
+class PageSeen(dict):
+    """``read_page``'s answer: the live table's attributes read at once, its forms and the JSON
+    it embeds only when asked for (the client holds hundreds of pages and needs each frame's
+    seq, but a page's forms or moves only when that page acts)."""
+
+    def __init__(self, frame: str, attrs: dict[str, str]) -> None:
+        super().__init__(
+            id=attrs.get("match"),
+            seq=int(attrs.get("seq", "-1")),
+            status=attrs.get("status"),
+            your_turn=attrs.get("your-turn") == "1",
+            view=None,  # a page shows its view; the JSON it embeds is ``embedded``
+        )
+        self.frame = frame
+
+    def __missing__(self, key: str) -> Any:
+        if key in ("commitment", "form_match"):
+            forms = dict(FORM_VALUE.findall(self.frame))
+            self["commitment"], self["form_match"] = forms.get("commitment"), forms.get("match")
+        elif key == "can_ready":
+            self["can_ready"] = 'data-testid="ready"' in self.frame
+        elif key == "embedded":
+            found = EMBEDDED.search(self.frame)
+            self["embedded"] = json.loads(found.group(2)) if found else None
+        else:
+            raise KeyError(key)
+        return self[key]
+
+
+def read_page(frame: str) -> PageSeen | None:
     """What a table page reads off a state frame: the same keys the JSON client keeps (match
     id, seq and status; whether it is this page's turn; whether it may still say ready; the
     commitment its forms carry) and ``embedded``: the JSON its game's script reads."""
     tag = LIVE_TAG.search(frame)
     if tag is None:
         return None
-    attrs = dict(ATTR.findall(tag.group(0)))
-    forms = dict(FORM_VALUE.findall(frame))
-    embedded = EMBEDDED.search(frame)
-    return {
-        "id": attrs.get("match"),
-        "seq": int(attrs.get("seq", "-1")),
-        "status": attrs.get("status"),
-        "your_turn": attrs.get("your-turn") == "1",
-        "can_ready": 'data-testid="ready"' in frame,
-        "commitment": forms.get("commitment"),
-        "form_match": forms.get("match"),
-        "view": None,  # a page shows its view; the JSON it embeds is ``embedded``
-        "embedded": json.loads(embedded.group(2)) if embedded else None,
-    }
+    return PageSeen(frame, dict(ATTR.findall(tag.group(0))))
+
+
+def rebuild_from(old: list[str], message: str) -> str:
+    """realtime.delta.rebuild with the last frame already cut (each frame is cut once)."""
+    if not message.startswith(DELTA_PREFIX):
+        return message
+    out = []
+    for op in json.loads(message)["delta"]:
+        if isinstance(op, str):
+            out.append(op)
+        else:
+            out.extend(old[op[0] : op[0] + op[1]])
+    return "".join(out)
 
 
 @dataclass
@@ -73,6 +104,7 @@ class Tally:
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
     frame_bytes: list[int] = field(default_factory=list)  # each state frame as sent on the wire
+    client_cpu_s: float = 0.0  # the load generator's CPU over the playing phase
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -119,16 +151,17 @@ class Table:
     async def _read(self, i: int, ws: Any) -> None:
         from websockets.exceptions import ConnectionClosed
 
-        from realtime.delta import rebuild
+        from realtime.delta import pieces
 
         page = self.spec.kinds[i] == "html"
-        last = ""
+        last: list[str] = []
         try:
             async for raw in ws:
                 if page:
                     if raw.startswith('{"delta":') or raw.startswith('<section id="table-live"'):
-                        last = rebuild(last, raw)
-                        seen = read_page(last)
+                        text = rebuild_from(last, raw)
+                        last = pieces(text)
+                        seen = read_page(text)
                     else:  # a refusal or a notice, beside the table
                         if ERROR_TEXT.search(raw):
                             self.tally.error("error_fragment")

@@ -27,6 +27,8 @@ Figures (one JSON line at the end, a few human lines before it):
 - ``cpu_ms_per_move``: CPU of Daphne, the Celery worker and beat, the PostgreSQL backends of the
   bench's database and redis-server, read from /proc over the playing phase, per move. Redis and
   PostgreSQL are shared machine-wide: their figures include whatever else ran meanwhile;
+- ``client_cpu_ms_per_move``: the load generator's own CPU per move (it runs on the same
+  machine: near a core, the latencies are partly its own);
 - ``peak_rss_mb``: the most resident memory Daphne, the worker and beat held together;
 - ``errors``: error frames, sockets that closed, moves whose state did not reach every seat
   within ``bench.players.MOVE_TIMEOUT_S``.
@@ -153,6 +155,7 @@ async def drive(specs: list[TableSpec], base: str, seconds: float, pace: float, 
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, meter.sample)
     start = time.monotonic()
+    client_cpu = time.process_time()  # the load generator's own CPU (this process)
     stop_at = start + seconds
 
     async def sampler() -> None:
@@ -163,6 +166,7 @@ async def drive(specs: list[TableSpec], base: str, seconds: float, pace: float, 
     sampling = asyncio.create_task(sampler())
     await asyncio.gather(*(t.play(stop_at, pace) for t in tables))
     elapsed = time.monotonic() - start
+    tally.client_cpu_s = time.process_time() - client_cpu
     await sampling
     await loop.run_in_executor(None, meter.sample)
     for t in tables:
@@ -276,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "clients": args.clients,
         "frame_bytes_p50": round(percentile(tally.frame_bytes, 0.5)) if tally.frame_bytes else None,
         "sockets": sum(len(spec.cookies) for spec in specs),
+        # The load generator's own CPU (it shares the machine): if it nears a core, the
+        # latencies are partly its own.
+        "client_cpu_ms_per_move": round(tally.client_cpu_s * 1e3 / moves, 2) if moves else None,
     }
     print(
         f"{n} tables ({sum(s.game == 'hand' for s in specs)} Hand, "

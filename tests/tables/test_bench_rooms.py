@@ -28,6 +28,7 @@ KEYS = {
     "clients",
     "frame_bytes_p50",
     "sockets",
+    "client_cpu_ms_per_move",
 }
 
 
