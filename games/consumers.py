@@ -191,7 +191,10 @@ class TableConsumer(SahratConsumer):
         if kind == "state":
             state = {k: v for k, v in payload.items() if k != "type"}
             style = digits.style_of(self.user, self.language)
-            frame = rendering.state_fragment(state, self.language, style)
+            if state["you"]["seat"] is None and not self._hidden:
+                frame = rendering.watcher_fragment(state, self.language, style)  # drawn once
+            else:
+                frame = rendering.state_fragment(state, self.language, style)
             if self._delta is None:
                 self._delta = DeltaEncoder()
             await self.send(text_data=self._delta.encode(frame))

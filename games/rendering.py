@@ -10,9 +10,11 @@ share from the common face (games/faces/common.py).
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
 
+from cachetools import FIFOCache
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -270,6 +272,29 @@ def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -
         return render_to_string("games/_table_live.html", ctx) + render_to_string(
             "games/_table_chat.html", ctx
         )
+
+
+# Watchers' frames: every watcher of a table sees the same picture (the spectator view, the
+# table's and the watchers' chat), so a process draws it once per change, language and digit
+# style, however many watch. The frame is drawn with NOW_MARK for the server time each page
+# counts its clocks against, which goes in per watcher: a frame drawn a while ago still tells
+# each watcher the time of its own state.
+NOW_MARK = "now-0f9c2e7b"
+WATCHER_FRAMES_CACHED = 512
+_watcher_frames: FIFOCache[tuple[str, str | None, str], str] = FIFOCache(
+    maxsize=WATCHER_FRAMES_CACHED
+)
+
+
+def watcher_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
+    """``state_fragment`` for a watcher's ``state`` (no seat, no lines hidden for them), drawn
+    once for all the watchers whose state is the same."""
+    same = json.dumps({k: v for k, v in state.items() if k != "now"}, default=str)
+    key = (lang, style, same)
+    frame = _watcher_frames.get(key)
+    if frame is None:
+        frame = _watcher_frames[key] = state_fragment({**state, "now": NOW_MARK}, lang, style)
+    return frame.replace(NOW_MARK, str(state["now"]))
 
 
 def error_fragment(message: str) -> str:

@@ -128,3 +128,27 @@ async def test_a_seated_players_second_tab_is_the_same_seat_and_sees_no_more(use
 def _their_hand(table, seat: int) -> list[str]:
     match = Match.objects.get(table=table, number=1)
     return list(load_state(match).hands[seat])
+
+
+def test_a_watchers_frame_is_drawn_once_for_every_watcher_with_their_own_time(users, monkeypatch):
+    """Every watcher of a table sees the same frame, drawn once per change (games/rendering.py
+    watcher_fragment), each with the server time of their own state; it is the frame
+    state_fragment draws."""
+    from games import rendering, selectors
+    from tests.tables.helpers import make_table, seat_humans
+
+    a, b, w1, w2 = users[:4]
+    table = make_table(a, "jakaro", {"players": 2})
+    seat_humans(table, [a, b])
+    first, second = selectors.table_state(table, w1), selectors.table_state(table, w2)
+    assert first["now"] != second["now"] and first["you"]["seat"] is None
+    drawn = []
+    real = rendering.state_fragment
+    monkeypatch.setattr(rendering, "state_fragment", lambda *args: drawn.append(1) or real(*args))
+    one = rendering.watcher_fragment(first, "ar")
+    two = rendering.watcher_fragment(second, "ar")
+    assert len(drawn) == 1  # the second watcher's frame was not drawn again
+    assert one == real(first, "ar") and two == real(second, "ar")
+    assert f'data-now="{second["now"]}"' in two and rendering.NOW_MARK not in two
+    rendering.watcher_fragment(first, "en")
+    assert len(drawn) == 2  # another language is another frame
