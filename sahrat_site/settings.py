@@ -2,6 +2,8 @@
 
 - No DATABASE_URL: SQLite in the project folder (local runs); DATABASE_URL: that database.
 - REDIS_URL (default redis://127.0.0.1:6379/0): the channel layer and the Celery broker.
+- CHANNEL_REDIS_URLS (default REDIS_URL): the channel layer's Redis servers, comma separated,
+  sharded by channels-redis (the same list in every process).
 - SAHRAT_ENV=production: DEBUG off and the secure settings on (``check --deploy`` is clean).
 """
 
@@ -233,19 +235,26 @@ CHANNEL_LAYER_SOCKET_TIMEOUT = 15.0
 # Connections in one process's pool: a burst of sockets connecting at once waits for a free
 # connection (blocking pool) instead of failing; size it for the sockets a process serves.
 CHANNEL_LAYER_MAX_CONNECTIONS = int(os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS", "200"))
+# The channel layer's Redis servers: REDIS_URL alone, or several (CHANNEL_REDIS_URLS, comma
+# separated, the same list in the same order in every process): channels-redis shards the
+# tables' and the players' channels over them by a hash of each name (docs/scaling.md).
+CHANNEL_REDIS_URLS = [
+    url.strip() for url in os.environ.get("CHANNEL_REDIS_URLS", REDIS_URL).split(",") if url.strip()
+]
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "realtime.channel_layer.SahratChannelLayer",
         "CONFIG": {
             "hosts": [
                 {
-                    "address": REDIS_URL,
+                    "address": url,
                     "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
                     "socket_connect_timeout": 5,
                     "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
                     # Wait this long for a free pooled connection before failing.
                     "timeout": 10,
                 }
+                for url in CHANNEL_REDIS_URLS
             ],
             "prefix": os.environ.get("CHANNEL_PREFIX", "sahrat"),
         },

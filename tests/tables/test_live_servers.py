@@ -1,13 +1,16 @@
 """Tables served by real Daphne processes, from outside, over real WebSockets: two processes
-behind one Redis and one PostgreSQL serve one table together, and a restarted process picks every
+behind one Redis and one PostgreSQL serve one table together, and again with the channel layer
+sharded over two Redis servers (the test starts the second); and a restarted process picks every
 match up from the database."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from contextlib import ExitStack
 
 import pytest
+import redis
 from django.test import Client
 from websockets.sync.client import connect
 
@@ -15,6 +18,7 @@ import games
 from bench import processes
 from games.models import Match
 from tests.conftest import ARTIFACTS, _subprocess_env
+from tests.support.processes import free_port, stop, wait_port
 from tests.tables.helpers import make_table, seat_humans
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -51,6 +55,60 @@ def move(ws, state: dict) -> None:
     ws.send(json.dumps({"type": "move", "seq": state["match"]["seq"], "action": action}))
 
 
+def play_six_moves_across(one: str, two: str, table_id: str, users) -> None:
+    """Each player on one process: every move, made on one, reaches the player on the other."""
+    with ExitStack() as stack:
+        socks = [
+            table_socket(stack, one, table_id, users[0]),
+            table_socket(stack, two, table_id, users[1]),
+        ]
+        states = [state_at(ws, 0) for ws in socks]
+        for seq in range(6):
+            turn = states[0]["view"]["turn"]
+            move(socks[turn], states[turn])
+            states = [state_at(ws, seq + 1) for ws in socks]
+            assert states[0]["match"]["seq"] == states[1]["match"]["seq"] == seq + 1
+            assert states[0]["view"]["marbles"] == states[1]["view"]["marbles"]
+
+
+def test_two_daphne_processes_on_two_redis_shards_serve_one_table_together(creator, users):
+    """CHANNEL_REDIS_URLS lists two Redis servers: channels-redis spreads the channels over
+    them (each process subscribes on both), and the table still plays across two processes."""
+    port = free_port()
+    shard = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_port(port, shard, "the second Redis")
+        table = make_table(creator, "jakaro", {"players": 2})
+        seat_humans(table, users[:2])
+        env = _subprocess_env()
+        env["CHANNEL_REDIS_URLS"] = f"{env['REDIS_URL']},redis://127.0.0.1:{port}/0"
+        with (
+            processes.daphne(env, ARTIFACTS / "daphne-shard-one.log") as (one, _),
+            processes.daphne(env, ARTIFACTS / "daphne-shard-two.log") as (two, _),
+        ):
+            play_six_moves_across(one, two, table.public_id, users)
+            # The second server, which nothing else uses, carried some of the channels.
+            prefix = env.get("CHANNEL_PREFIX", "sahrat")
+            second = redis.Redis(host="127.0.0.1", port=port)
+            assert second.pubsub_channels(f"{prefix}*")
+    finally:
+        stop(shard)
+
+
 def test_two_daphne_processes_serve_one_table_together(creator, users):
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
@@ -58,20 +116,8 @@ def test_two_daphne_processes_serve_one_table_together(creator, users):
     with (
         processes.daphne(env, ARTIFACTS / "daphne-one.log") as (one, _),
         processes.daphne(env, ARTIFACTS / "daphne-two.log") as (two, _),
-        ExitStack() as stack,
     ):
-        socks = [
-            table_socket(stack, one, table.public_id, users[0]),
-            table_socket(stack, two, table.public_id, users[1]),
-        ]
-        states = [state_at(ws, 0) for ws in socks]
-        for seq in range(6):
-            turn = states[0]["view"]["turn"]
-            move(socks[turn], states[turn])
-            # Each move, made on one process, reaches the player on the other.
-            states = [state_at(ws, seq + 1) for ws in socks]
-            assert states[0]["match"]["seq"] == states[1]["match"]["seq"] == seq + 1
-            assert states[0]["view"]["marbles"] == states[1]["view"]["marbles"]
+        play_six_moves_across(one, two, table.public_id, users)
 
 
 def test_a_restarted_server_resumes_the_match_from_the_database(creator, users):
