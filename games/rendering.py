@@ -88,7 +88,9 @@ def _parse_time(value: str | None) -> datetime | None:
 
 def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
     view = state.get("view") or {}
-    counts = view.get("hand_counts") or []
+    # Cards in hand only while a match is played: between matches the view is the last match's,
+    # whose seats the players have left one seat since (the deal moves on).
+    counts = (view.get("hand_counts") or []) if state["match"]["status"] == "playing" else []
     you = state["you"]["seat"]
     turn = view.get("turn") if state["match"]["status"] == "playing" else None
     rows = []
@@ -279,7 +281,9 @@ def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -
 # style, however many watch. The frame is drawn with NOW_MARK for the server time each page
 # counts its clocks against, which goes in per watcher: a frame drawn a while ago still tells
 # each watcher the time of its own state.
-NOW_MARK = "now-0f9c2e7b"
+# Tabs: a chat line's whitespace is made single spaces and a name refuses control characters, so
+# no text a player writes can hold the mark.
+NOW_MARK = "\tnow-0f9c2e7b\t"
 WATCHER_FRAMES_CACHED = 512
 _watcher_frames: FIFOCache[tuple[str, str | None, str], str] = FIFOCache(
     maxsize=WATCHER_FRAMES_CACHED

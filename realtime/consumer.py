@@ -213,10 +213,14 @@ class SahratConsumer(AsyncWebsocketConsumer):
         """Count this socket against its account; False when the account has too many."""
         count = await limits.count_socket(self.user.pk, self.channel_name)
         self._registered = True
-        if count > settings.WS_MAX_SOCKETS_PER_USER:
+        if count > self.socket_cap():
             await self._unregister()
             return False
         return True
+
+    def socket_cap(self) -> int:
+        """How many sockets the account may hold, this one included, for this one to open."""
+        return settings.WS_MAX_SOCKETS_PER_USER
 
     async def _unregister(self) -> None:
         if not self._registered:

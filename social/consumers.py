@@ -13,10 +13,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from games.consumers import MajlisConsumer, notice_frame
 from games.services.events import presence_changed_async
 from social import selectors
+
+NOTICES_LEAVE = 4  # sockets a notices-only page leaves free for the table and the majlis
 
 
 class LobbyConsumer(MajlisConsumer):
@@ -27,6 +30,13 @@ class LobbyConsumer(MajlisConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.notices_only = (query.get("only") or [""])[0] == "notices"
         return await super().authorize()
+
+    def socket_cap(self) -> int:
+        # A page that only shows notices never takes the last NOTICES_LEAVE of the account's
+        # sockets: a player with many such tabs open can still open a table (and the majlis).
+        if self.notices_only:
+            return settings.WS_MAX_SOCKETS_PER_USER - NOTICES_LEAVE
+        return super().socket_cap()
 
     def groups_for(self) -> tuple[str, ...]:
         if self.notices_only:

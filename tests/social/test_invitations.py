@@ -177,3 +177,32 @@ async def test_any_other_page_gets_the_notices_and_nothing_about_tables(users):
     assert await page_socket.receive_nothing(timeout=1)
     await page_socket.disconnect()
     await database_sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_notices_only_pages_leave_sockets_free_for_a_table(users, settings):
+    """Many tabs that only show notices never take the account's last sockets: past the cap
+    less NOTICES_LEAVE a notices-only page is refused, and the majlis still opens."""
+    from social.consumers import NOTICES_LEAVE
+
+    settings.WS_MAX_SOCKETS_PER_USER = NOTICES_LEAVE + 1
+    a = users[0]
+    cookie = await database_sync_to_async(_cookie)(a)
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+
+    async def opened(path: str) -> tuple[WebsocketCommunicator, dict]:
+        comm = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await comm.connect(timeout=TIMEOUT)
+        assert connected
+        return comm, await comm.receive_json_from(timeout=TIMEOUT)
+
+    first, hello = await opened("/ws/majlis/?only=notices")
+    assert hello["type"] == "hello"
+    second, refused = await opened("/ws/majlis/?only=notices")
+    assert refused["type"] == "error" and refused["code"] == "too_many_sockets"
+    majlis, hello = await opened("/ws/majlis/")  # the majlis still has room
+    assert hello["type"] == "hello"
+    for comm in (first, second, majlis):
+        await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()

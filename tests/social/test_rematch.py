@@ -159,3 +159,39 @@ def test_a_player_who_declines_to_play_again_frees_the_seat_for_an_invited_frien
         0: c.pk,
         1: a.pk,
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_opening_while_the_players_move_one_seat_counts_on_the_new_seat(users):
+    """A socket opens while a match's end moves the players (its seat lookup waits for the
+    seat's lock and finds the row holds someone else now): it counts on the seat the player
+    holds after the move, not nowhere."""
+    import threading
+
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from games.services import play
+
+    a, b = users[:2]
+    table = make_table(a, "jakaro", {"players": 2})
+    seat_humans(table, [a, b])
+    Seat.objects.filter(table=table).update(connected=0, away_since=timezone.now())
+    done = threading.Event()
+
+    def open_a_page() -> None:
+        try:
+            services.seat_connected(user=a, table_id=table.public_id, process="page-1")
+        finally:
+            connection.close()
+            done.set()
+
+    with transaction.atomic():
+        play._move_the_deal_on(table)  # holds every seat's lock until the block ends
+        page = threading.Thread(target=open_a_page)
+        page.start()
+        assert not done.wait(1.0)  # it waits for the seats' locks
+    page.join(20)
+    assert done.is_set()
+    moved = Seat.objects.get(table=table, user=a)
+    assert moved.number == 1 and moved.connected == 1 and moved.away_since is None
