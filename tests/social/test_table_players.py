@@ -67,3 +67,14 @@ def test_the_table_page_offers_the_players_sheet_and_a_private_table_keeps_it(us
     assert client_of(stranger).get(url).status_code == 404
     invited = client_of(stranger).get(url, {"invite": table.invite_token})
     assert invited.status_code == 200 and f'data-player="{a.username}"' in invited.content.decode()
+
+
+def test_without_scripts_a_private_tables_watcher_comes_back_with_the_invite(users):
+    a, b, guest = users[:3]
+    table = make_table(a, "jakaro", {"players": 2}, private=True)
+    seat_humans(table, [a, b])
+    sheet = client_of(guest).get(
+        f"/friends/table/{table.public_id}/", {"invite": table.invite_token}
+    )
+    back = f'value="/majlis/t/{table.public_id}/?invite={table.invite_token}"'
+    assert back in sheet.content.decode()
