@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from realtime.delta import PREFIX as DELTA_PREFIX
+from realtime.delta import pieces, rebuild_from
 
 MOVE_TIMEOUT_S = 10.0  # a move whose state has not reached every seat by then is an error
 SEATS = 4
@@ -82,19 +82,6 @@ def read_page(frame: str) -> PageSeen | None:
     return PageSeen(frame, dict(ATTR.findall(tag.group(0))))
 
 
-def rebuild_from(old: list[str], message: str) -> str:
-    """realtime.delta.rebuild with the last frame already cut (each frame is cut once)."""
-    if not message.startswith(DELTA_PREFIX):
-        return message
-    out = []
-    for op in json.loads(message)["delta"]:
-        if isinstance(op, str):
-            out.append(op)
-        else:
-            out.extend(old[op[0] : op[0] + op[1]])
-    return "".join(out)
-
-
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
@@ -150,8 +137,6 @@ class Table:
 
     async def _read(self, i: int, ws: Any) -> None:
         from websockets.exceptions import ConnectionClosed
-
-        from realtime.delta import pieces
 
         page = self.spec.kinds[i] == "html"
         last: list[str] = []

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import secrets
 import statistics
@@ -29,6 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bench import site
 from bench.stats import percentile
 
 
@@ -41,16 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     players = args.players or (300 if args.quick else 2000)
     changes = args.changes or (50 if args.quick else 300)
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    site.start()
     users, may_see, join_ms = seed(players, args.friends)
     figures = asyncio.run(run(users, may_see, changes))
     figures = {

@@ -54,6 +54,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from bench import site
 from bench.players import Table, TableSpec, Tally
 from bench.processes import CpuMeter, celery, daphne
 from bench.stats import percentile
@@ -208,25 +209,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= args.web_processes <= 16:
         parser.error("--web-processes is 1..16")
 
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/9")
-    os.environ.setdefault("CHANNEL_PREFIX", "sahrat-rooms")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
-    # The run is about the live tables, as served in production: no query log, no debug pages.
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    # The next round's deal comes quickly, so Hand tables keep moving at the bench's pace.
-    os.environ.setdefault("SERVER_STEP_DELAY", "0.5")
-    # Players move every --pace seconds; a long turn time keeps time-outs (a Celery move the
-    # players did not ask for) out of the figures while 400 sockets are still connecting.
-    os.environ.setdefault("TURN_SECONDS_OVERRIDE", "120")
-    import django
-
-    django.setup()
+    # The run is about the live tables, as served in production (bench/site.py). The next
+    # round's deal comes quickly, so Hand tables keep moving at the bench's pace; players move
+    # every --pace seconds, and a long turn time keeps time-outs (a Celery move the players did
+    # not ask for) out of the figures while 400 sockets are still connecting.
+    site.start(
+        REDIS_URL="redis://127.0.0.1:6379/9",
+        CHANNEL_PREFIX="sahrat-rooms",
+        SERVER_STEP_DELAY="0.5",
+        TURN_SECONDS_OVERRIDE="120",
+    )
     from django.conf import settings
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     logs = ROOT / "test-artifacts"
     logs.mkdir(exist_ok=True)
     db = settings.DATABASES["default"]

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import secrets
 import statistics
 import time
 from collections.abc import Sequence
 from types import SimpleNamespace
+
+from bench import site
 
 MODES = {
     "hand-solo": ("hand", {"players": 2}),
@@ -35,14 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
     args = parser.parse_args(argv)
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    site.start()
     from django.db import connection, reset_queries, transaction
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
@@ -51,7 +45,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from games.models import Majlis, Match, Table
     from standing.services import match_ended, rate_match
 
-    call_command("migrate", verbosity=0)
     run = secrets.token_hex(4)
     count = 20 if args.quick else 200
     users = [User.objects.create_user(f"bench-rate-{run}-{i}") for i in range(4)]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import secrets
 import statistics
@@ -27,6 +26,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from bench import site
 from bench.stats import percentile
 
 
@@ -38,21 +38,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     matches = args.matches or (1000 if args.quick else 10_000)
     repeat = args.repeat or (5 if args.quick else 30)
-    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sahrat_site.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "0")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
+    site.start()
     from django.conf import settings
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.db import connection, reset_queries
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    call_command("migrate", verbosity=0)
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     run = secrets.token_hex(4)
     player = seed(run, matches)

@@ -106,9 +106,14 @@ def delta_ops(old: list[str], new: list[str]) -> list[list[int] | str]:
 def rebuild(last: str, message: str) -> str:
     """The frame a message stands for, given the last frame (what the page does, in Python: for
     tests and for clients written in Python). A message that is not a delta is the frame."""
+    return rebuild_from(pieces(last), message)
+
+
+def rebuild_from(old: list[str], message: str) -> str:
+    """``rebuild`` with the last frame already cut into ``pieces`` (a client that keeps them cuts
+    each frame once)."""
     if not message.startswith(PREFIX):
         return message
-    old = pieces(last)
     out = []
     for op in json.loads(message)["delta"]:
         if isinstance(op, str):

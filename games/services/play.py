@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from games.contract import Game, IllegalAction, Outcome
@@ -154,26 +154,23 @@ def _reopen(table: Table, match: Match, *, deal_moves_on: bool) -> None:
     events.broadcast_lobby()
 
 
-# Who sits in a seat: what moves with its occupant when the deal moves on.
-OCCUPANT_FIELDS = ("user_id", "is_bot", "bot_playing", "connected", "away_since")
-
-
 def _move_the_deal_on(table: Table) -> None:
     """Every occupant moves one seat back (seat k's to seat k - 1, seat 0's to the last), so the
     player who started this match deals the next one and the player after them starts: the deal
     moves on around the table as it does from round to round (Hand) and deck to deck (Jakaro),
     while the engines, the fair shuffle and its verifiers keep the one rule "match 1's dealer is
     the last seat" (docs/rules). The order around the table is kept, so partners stay partners
-    and everyone sees the same neighbours. The caller holds the table's lock."""
-    seats = list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
-    held = [{f: getattr(s, f) for f in OCCUPANT_FIELDS} for s in seats]
-    # Emptied first: a player is in one seat of a table at a time (seat_one_per_user).
-    Seat.objects.filter(table=table).update(user=None)
-    for seat, occupant in zip(seats, held[1:] + held[:1], strict=True):
-        for field, value in occupant.items():
-            setattr(seat, field, value)
-        seat.save(update_fields=[f.removesuffix("_id") for f in OCCUPANT_FIELDS])
-    _team_chat_follows(table, len(seats))
+    and everyone sees the same neighbours. The caller holds the table's lock.
+
+    The seat rows themselves are renumbered, so everything about an occupant (the player or
+    bot, their sockets, their absence) moves with its row, and a lookup of a player's seat that
+    waits for the row's lock meanwhile still finds it. Two UPDATEs, each free of clashes with
+    seat_unique_number: every number first moves past the last seat, then to its new place."""
+    seats = Seat.objects.filter(table=table)
+    n = len(seats.select_for_update())
+    seats.update(number=F("number") + n)
+    seats.update(number=Case(When(number=n, then=Value(n - 1)), default=F("number") - n - 1))
+    _team_chat_follows(table, n)
 
 
 def _team_chat_follows(table: Table, n: int) -> None:

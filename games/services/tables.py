@@ -92,11 +92,7 @@ def my_seat(table: Table, user: Any) -> Seat | None:
     table, and a plain FOR UPDATE would lock the table's row too: that deadlocked a match's end
     (which updates the table, then its seats) against a player's socket closing, once sockets'
     calls ran in parallel (seen in bench.rooms)."""
-    rows = table.seats.select_for_update(of=("self",)).filter(user=user)
-    # A second look when none: a match's end may have been moving the players one seat (the
-    # deal moves on) while this waited for the seat's lock; the row it waited for no longer
-    # holds them, and a new statement sees the seat they hold now.
-    return rows.first() or rows.first()
+    return table.seats.select_for_update(of=("self",)).filter(user=user).first()
 
 
 def playing_match(table_id: str) -> Match:

@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
-from games import services as game_services
 from games.models import Match, Table, normal_code
-from sahrat_site.asgi import application
 from social import invitations, services
 from social.errors import SocialError
 from social.models import Invitation
 from tests.social.test_services import befriend, page
-from tests.social.test_socket import lobby
-from tests.tables.helpers import make_table, seat_humans, seed_for
-from tests.tables.test_consumers import TIMEOUT, _cookie, connect, next_state
+from tests.social.test_socket import lobby, majlis_socket
+from tests.tables.helpers import make_table, seat_humans, sit_at
+from tests.tables.test_consumers import TIMEOUT, connect, next_state
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +41,7 @@ def test_only_a_friend_is_invited_to_a_waiting_table_with_room(users):
     assert refused.value.code == "not_at_table"
     # A full table.
     befriend(a, d)
-    seat_humans_at(table, d, 1)
+    sit_at(table, d, 1)
     assert Match.objects.get(table=table, number=1).status == "playing"
     with pytest.raises(SocialError) as refused:
         invitations.invite(user=a, username=b.username, table_id=table.public_id)
@@ -56,16 +53,12 @@ def test_only_a_friend_is_invited_to_a_waiting_table_with_room(users):
         invitations.invite(user=a, username=b.username, table_id=other.public_id)
 
 
-def seat_humans_at(table: Table, user, number: int) -> None:
-    match = Match.objects.get(table=table, status=Match.Status.WAITING)
-    game_services.seat_take(
-        user=user,
-        table_id=table.public_id,
-        number=number,
-        seed=seed_for(user.pk),
-        commitment=match.commitment,
-        match_id=match.public_id,
-    )
+def friends_at_a_waiting_table(a, b) -> Table:
+    """a and b friends; a seated alone at a two-player Jakaro table that waits."""
+    befriend(a, b)
+    table = make_table(a, "jakaro", {"players": 2})
+    seat_humans(table, [a])
+    return table
 
 
 def test_accepting_goes_to_a_free_seat_and_declining_is_final(users):
@@ -116,13 +109,7 @@ def test_a_private_tables_short_code_opens_it_from_the_lobby(users):
 async def test_the_invitation_and_its_answer_arrive_live(users):
     a, b = users[:2]
 
-    def setup():
-        befriend(a, b)
-        table = make_table(a, "jakaro", {"players": 2})
-        seat_humans(table, [a])
-        return table
-
-    table = await database_sync_to_async(setup)()
+    table = await database_sync_to_async(friends_at_a_waiting_table)(a, b)
     omar = await lobby(b)
     sara, connected, _ = await connect(a, table.public_id)  # a waits at the table
     assert connected
@@ -151,22 +138,8 @@ async def test_any_other_page_gets_the_notices_and_nothing_about_tables(users):
     ("friends_changed") do not."""
     a, b, c = users[:3]
 
-    def setup():
-        befriend(a, b)
-        table = make_table(a, "jakaro", {"players": 2})
-        seat_humans(table, [a])
-        return table
-
-    table = await database_sync_to_async(setup)()
-    cookie = await database_sync_to_async(_cookie)(b)
-    page_socket = WebsocketCommunicator(
-        application,
-        "/ws/majlis/?only=notices",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)],
-    )
-    connected, _ = await page_socket.connect(timeout=TIMEOUT)
-    assert connected
-    assert (await page_socket.receive_json_from(timeout=TIMEOUT))["type"] == "hello"
+    table = await database_sync_to_async(friends_at_a_waiting_table)(a, b)
+    page_socket = await lobby(b, "/ws/majlis/?only=notices")
     await database_sync_to_async(make_table)(c, "hand", {"players": 2})  # the lobby changes
     await database_sync_to_async(befriend)(b, c)  # b's friends change
     await database_sync_to_async(invitations.invite)(
@@ -188,20 +161,11 @@ async def test_notices_only_pages_leave_sockets_free_for_a_table(users, settings
 
     settings.WS_MAX_SOCKETS_PER_USER = NOTICES_LEAVE + 1
     a = users[0]
-    cookie = await database_sync_to_async(_cookie)(a)
-    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
-
-    async def opened(path: str) -> tuple[WebsocketCommunicator, dict]:
-        comm = WebsocketCommunicator(application, path, headers=headers)
-        connected, _ = await comm.connect(timeout=TIMEOUT)
-        assert connected
-        return comm, await comm.receive_json_from(timeout=TIMEOUT)
-
-    first, hello = await opened("/ws/majlis/?only=notices")
+    first, hello = await majlis_socket(a, "/ws/majlis/?only=notices")
     assert hello["type"] == "hello"
-    second, refused = await opened("/ws/majlis/?only=notices")
+    second, refused = await majlis_socket(a, "/ws/majlis/?only=notices")
     assert refused["type"] == "error" and refused["code"] == "too_many_sockets"
-    majlis, hello = await opened("/ws/majlis/")  # the majlis still has room
+    majlis, hello = await majlis_socket(a)  # the majlis still has room
     assert hello["type"] == "hello"
     for comm in (first, second, majlis):
         await comm.disconnect()

@@ -16,7 +16,7 @@ from games.models import Match, MatchSeed, Seat
 from social import invitations
 from tests.social.test_services import befriend
 from tests.standing.test_rebuild import bots_play_to_the_end
-from tests.tables.helpers import make_table, seat_humans, seed_for
+from tests.tables.helpers import make_table, seat_humans, seed_for, sit_at
 
 pytestmark = pytest.mark.django_db
 
@@ -49,14 +49,7 @@ def test_who_does_not_play_again_in_time_gives_the_seat_up(users, settings):
     seats = {s.number: s.user_id for s in Seat.objects.filter(table=table)}
     assert seats == {0: None, 1: a.pk}  # the deal moved on: a went from seat 0 to seat 1
     # Anyone may sit now; the next match starts, and the chain shows on the Verify pages.
-    services.seat_take(
-        user=c,
-        table_id=table.public_id,
-        number=0,
-        seed=seed_for(c.pk),
-        commitment=second.commitment,
-        match_id=second.public_id,
-    )
+    sit_at(table, c, 0)
     second.refresh_from_db()
     assert second.status == "playing"
     before = Client().get(f"/verify/m/{first.public_id}/").content.decode()
@@ -145,14 +138,7 @@ def test_a_player_who_declines_to_play_again_frees_the_seat_for_an_invited_frien
     befriend(a, c)
     made = invitations.invite(user=a, username=c.username, table_id=table.public_id)
     invitations.answer(user=c, invitation_id=made.pk, accept=True)
-    services.seat_take(
-        user=c,
-        table_id=table.public_id,
-        number=0,
-        seed=seed_for(c.pk),
-        commitment=second.commitment,
-        match_id=second.public_id,
-    )
+    sit_at(table, c, 0)
     second.refresh_from_db()
     assert second.status == "playing"
     assert dict(MatchSeed.objects.filter(match=second).values_list("seat", "user_id")) == {

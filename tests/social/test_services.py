@@ -14,7 +14,7 @@ from games.services import TableError
 from social import selectors, services
 from social.errors import SocialError
 from social.models import Block, Follow
-from tests.tables.helpers import make_table, seat_humans, seed_for
+from tests.tables.helpers import make_table, seat_humans, seed_for, sit_at
 
 pytestmark = pytest.mark.django_db
 
@@ -59,15 +59,7 @@ def test_a_friends_presence_follows_them_to_the_table_and_into_play(users):
     seat_humans(table, [b])
     seen = state_of(a, b)
     assert seen["state"] == "at_table" and seen["table"] == table.public_id
-    match = Match.objects.get(table=table, number=1)
-    game_services.seat_take(
-        user=c,
-        table_id=table.public_id,
-        number=1,
-        seed=seed_for(c.pk),
-        commitment=match.commitment,
-        match_id=match.public_id,
-    )
+    sit_at(table, c, 1)
     seen = state_of(a, b)
     assert seen["state"] == "playing" and seen["game"] == "jakaro"
     # A private table is named, never linked: its link is its invite.

@@ -17,14 +17,21 @@ from tests.tables.test_consumers import TIMEOUT, _cookie
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-async def lobby(user) -> WebsocketCommunicator:
+async def majlis_socket(user, path: str = "/ws/majlis/") -> tuple[WebsocketCommunicator, dict]:
+    """A lobby socket of ``user`` (``path``: with its query, "?only=notices"), and its first
+    frame."""
     cookie = await database_sync_to_async(_cookie)(user)
     comm = WebsocketCommunicator(
-        application, "/ws/majlis/", headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
+        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie)]
     )
     connected, _ = await comm.connect(timeout=TIMEOUT)
     assert connected
-    assert (await comm.receive_json_from(timeout=TIMEOUT))["type"] == "hello"
+    return comm, await comm.receive_json_from(timeout=TIMEOUT)
+
+
+async def lobby(user, path: str = "/ws/majlis/") -> WebsocketCommunicator:
+    comm, first = await majlis_socket(user, path)
+    assert first["type"] == "hello"
     return comm
 
 

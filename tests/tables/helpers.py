@@ -46,18 +46,24 @@ def make_table(creator: Any, game: str, options: dict, stake: int = 0, **kwargs:
 
 
 def seat_humans(table: Table, users: list[Any]) -> None:
-    match = Match.objects.get(table=table, status=Match.Status.WAITING)
     for number, user in enumerate(users):
         if table.stake:
             wallet_services.grant_starter(user=user)  # sign-up's grant (idempotent)
-        services.seat_take(
-            user=user,
-            table_id=table.public_id,
-            number=number,
-            seed=seed_for(user.pk),
-            commitment=match.commitment,
-            match_id=match.public_id,
-        )
+        sit_at(table, user, number)
+
+
+def sit_at(table: Table, user: Any, number: int) -> None:
+    """``user`` sits at seat ``number`` of the table's waiting match, with a browser-like seed
+    made for its commitment."""
+    match = Match.objects.get(table=table, status=Match.Status.WAITING)
+    services.seat_take(
+        user=user,
+        table_id=table.public_id,
+        number=number,
+        seed=seed_for(user.pk),
+        commitment=match.commitment,
+        match_id=match.public_id,
+    )
 
 
 def advance_until(

@@ -22,6 +22,7 @@ from tests.tables.helpers import (
     play_out,
     seat_humans,
     seed_for,
+    sit_at,
     socket_closed,
 )
 from tests.wallet.conftest import balance, fund, total
@@ -31,18 +32,6 @@ from wallet import services as wallet_services
 from wallet.models import Account, Transfer
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def sit(user, table, number):
-    match = Match.objects.get(table=table, status=Match.Status.WAITING)
-    return services.seat_take(
-        user=user,
-        table_id=table.public_id,
-        number=number,
-        seed=seed_for(user.pk),
-        commitment=match.commitment,
-        match_id=match.public_id,
-    )
 
 
 @pytest.mark.parametrize("stake", [7, -10, 10**12, "50", None])
@@ -60,7 +49,7 @@ def test_sitting_needs_enough_coins_and_nothing_moves_when_refused(host, django_
     fund(poor, 40, key="poor")
     table = make_table(host, "jakaro", {"players": 2}, stake=50)
     with pytest.raises(TableError) as err:
-        sit(poor, table, 0)
+        sit_at(table, poor, 0)
     assert err.value.code == "not_enough_coins"
     assert "enough coins" in err.value.message("en")
     assert Seat.objects.get(table=table, number=0).user is None
@@ -70,10 +59,10 @@ def test_sitting_needs_enough_coins_and_nothing_moves_when_refused(host, django_
 
 def test_a_double_sit_is_refused_and_moves_nothing(host, people):
     table = make_table(host, "hand", {"players": 3}, stake=100)
-    sit(people[0], table, 0)
+    sit_at(table, people[0], 0)
     for number in (0, 1):  # the same seat again, or another seat at the same table
         with pytest.raises(TableError) as err:
-            sit(people[0], table, number)
+            sit_at(table, people[0], number)
         assert err.value.code == "already_seated"
     assert balance(people[0]) == 500
     assert Seat.objects.filter(table=table, user=people[0]).count() == 1
@@ -94,7 +83,7 @@ def test_twenty_concurrent_sit_downs_with_coins_for_one_seat_exactly_one(host, d
     def attempt(i: int) -> None:
         try:
             start.wait()
-            sit(player, tables[i], 0)
+            sit_at(tables[i], player, 0)
             ok.append(i)
         except TableError as exc:
             refused.append(exc.code)
@@ -115,19 +104,19 @@ def test_twenty_concurrent_sit_downs_with_coins_for_one_seat_exactly_one(host, d
     # The one table starts when someone else sits; the stake moves then.
     other_player = django_user_model.objects.create_user("rival", password="x-Long-pass-123")
     fund(other_player, 100, key="rival")
-    sit(other_player, tables[ok[0]], 1)
+    sit_at(tables[ok[0]], other_player, 1)
     assert balance(player) == 0 and balance(other_player) == 0
     call_command("wallet_reconcile")
 
 
 def test_escrow_is_all_or_nothing_a_player_short_at_the_start_is_stood_up(host, people):
     table = make_table(host, "hand", {"players": 2}, stake=500)
-    sit(people[0], table, 0)
+    sit_at(table, people[0], 0)
     # Coins leave people[0]'s wallet after they sat down (a staff adjustment).
     wallet_services.adjust(
         staff=host, user=people[0], amount=1, debit=True, reason="test", key="short"
     )
-    sit(people[1], table, 1)
+    sit_at(table, people[1], 1)
     match = Match.objects.get(table=table, number=1)
     assert match.status == Match.Status.WAITING  # no start without every stake
     assert Seat.objects.get(table=table, number=0).user is None  # the short player stood up
@@ -135,7 +124,7 @@ def test_escrow_is_all_or_nothing_a_player_short_at_the_start_is_stood_up(host, 
     assert Seat.objects.get(table=table, number=1).user == people[1]
     assert balance(people[0]) == 499 and balance(people[1]) == 500  # nothing moved
     assert not Transfer.objects.filter(kind=Transfer.Kind.STAKE).exists()
-    sit(people[2], table, 0)  # someone with coins sits: the match starts, both stakes move
+    sit_at(table, people[2], 0)  # someone with coins sits: the match starts, both stakes move
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     assert balance(people[1]) == 0 and balance(people[2]) == 0
@@ -145,12 +134,12 @@ def test_escrow_is_all_or_nothing_a_player_short_at_the_start_is_stood_up(host, 
 def test_coins_held_at_one_table_are_not_spent_at_another(host, people):
     first = make_table(host, "hand", {"players": 2}, stake=500)
     second = make_table(host, "hand", {"players": 2}, stake=10)
-    sit(people[0], first, 0)
+    sit_at(first, people[0], 0)
     with pytest.raises(TableError) as err:
-        sit(people[0], second, 0)
+        sit_at(second, people[0], 0)
     assert err.value.code == "not_enough_coins"
     services.seat_leave(user=people[0], table_id=first.public_id)  # standing up frees them
-    sit(people[0], second, 0)
+    sit_at(second, people[0], 0)
 
 
 def test_bots_never_sit_at_a_coin_table(host, people):
