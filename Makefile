@@ -54,7 +54,7 @@ test: $(STAMP) browser lint
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
 	# Each of the hundred-odd processes the suite starts would compile the project's modules
 	# again where PYTHONDONTWRITEBYTECODE is set; compiled once here, they are only read.
-	$(BIN)/python -m compileall -q -j 0 accounts bench games language realtime sahrat_site scripts standing tests verify wallet
+	$(BIN)/python -m compileall -q -j 0 accounts bench games language moderation realtime sahrat_site scripts social standing tests verify wallet
 	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 messages: $(STAMP)
@@ -71,6 +71,7 @@ bench: $(STAMP)
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.rooms --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.table_page --quick
 	$(BIN)/python -m bench.verify --quick
+	$(BIN)/python -m bench.chat --quick
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache test-artifacts

@@ -9,10 +9,12 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import names
 from accounts.models import User
+from moderation.rules import decent_name
 
 INVISIBLE = _("Use visible letters, digits or signs, without invisible or direction characters.")
 RESERVED = _("That name is kept for Sahrat's staff; please choose another.")
 LOOKALIKE = _("That name is taken, or looks too much like a player's name that is.")
+INDECENT = _("That name has words this majlis does not allow; please choose another.")
 
 
 def clean_display_name_value(value: str, *, staff: bool = False) -> str:
@@ -26,6 +28,8 @@ def clean_display_name_value(value: str, *, staff: bool = False) -> str:
         raise forms.ValidationError(INVISIBLE)
     if not staff and names.is_reserved(name):
         raise forms.ValidationError(RESERVED)
+    if not decent_name(name):  # the chat's word filter (moderation/rules.py)
+        raise forms.ValidationError(INDECENT)
     return name
 
 
@@ -46,6 +50,8 @@ class SignUpForm(UserCreationForm):
             raise forms.ValidationError(INVISIBLE)
         if names.is_reserved(username):
             raise forms.ValidationError(RESERVED)
+        if not decent_name(username):
+            raise forms.ValidationError(INDECENT)
         if User.objects.filter(username_key=names.fold(username)).exists():
             raise forms.ValidationError(LOOKALIKE)
         return username

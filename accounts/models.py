@@ -33,6 +33,8 @@ class User(AbstractUser):
     digits = models.CharField(
         _("digits"), max_length=4, choices=Digits.choices, default=Digits.BY_LANGUAGE, blank=True
     )
+    # The panic switch (moderation): every chat is hidden for this player until they bring it back.
+    hide_chat = models.BooleanField(_("hide all chat"), default=False)
     # The username folded for comparison (accounts/names.py). Unique in the database, so "Sara",
     # "SARA" and a Cyrillic "Ѕаrа" cannot all be created, even by sign-ups racing each other.
     username_key = models.CharField(max_length=150, unique=True, editable=False)

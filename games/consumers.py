@@ -71,7 +71,8 @@ class TableConsumer(SahratConsumer):
     _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
     _counted = False  # this socket is in its player's presence at the table
     _delta: DeltaEncoder | None = None  # HTML mode: the state frames as what changed
-    _hidden: frozenset[int] = frozenset()  # the players this viewer blocked: chat hidden
+    _hidden: frozenset[int] = frozenset()  # the players this viewer blocked or muted here
+    _chat_off = False  # the viewer's panic switch: every chat hidden
     # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
     _drain: asyncio.Task | None = None
 
@@ -107,7 +108,7 @@ class TableConsumer(SahratConsumer):
             user=self.user, table_id=self.table.public_id, process=presence.PROCESS
         )
         self._counted = True
-        self._hidden = await db(viewers.blocked_ids)(self.user)
+        await self._read_hides()
         presence.opened(self.table.public_id, self.user.pk)
         # The same first frame as the lobby socket (docs/protocol.md), then the whole state.
         await self.say_hello()
@@ -134,8 +135,16 @@ class TableConsumer(SahratConsumer):
     async def friends_changed(self, event: dict[str, Any]) -> None:
         """The player blocked or unblocked someone: the chat shown again without (or with)
         their lines."""
-        self._hidden = await db(viewers.blocked_ids)(self.user)
+        await self._read_hides()
         await self.send_state()
+
+    async def chat_hides_changed(self, event: dict[str, Any]) -> None:
+        """The player muted or unmuted someone, or turned the panic switch (moderation)."""
+        await self._read_hides()
+        await self.send_state()
+
+    async def _read_hides(self) -> None:
+        self._hidden, self._chat_off = await db(viewers.chat_hides)(self.user, self.table)
 
     async def send_state(self, public: dict[str, Any] | None = None) -> None:
         """Send this viewer's whole state: from ``public`` (what a "table changed" event
@@ -147,6 +156,9 @@ class TableConsumer(SahratConsumer):
                 return  # an older change arriving late: the newer state is already shown
             state = await self._state_from(public)
         if state is None:
+            # The table read again: the row this socket loaded when it opened is old (its
+            # chat_seq, which keys the chat lines read, and its status).
+            self.table = await db(Table.objects.get)(pk=self.table.pk)
             state = await db(selectors.table_state)(self.table, self.user)
         self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
         frame = {"type": "state", **state}
@@ -181,7 +193,9 @@ class TableConsumer(SahratConsumer):
             engine = games.get(snap["game"])
             mine = viewers.view_seat(public, self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-        return viewers.viewer_state(public, self.user, self.table.created_by_id, view, self._hidden)
+        return viewers.viewer_state(
+            public, self.user, self.table.created_by_id, view, self._hidden, self._chat_off
+        )
 
     async def send_json(self, payload: dict[str, Any]) -> None:
         if not self.html:
@@ -191,7 +205,7 @@ class TableConsumer(SahratConsumer):
         if kind == "state":
             state = {k: v for k, v in payload.items() if k != "type"}
             style = digits.style_of(self.user, self.language)
-            if state["you"]["seat"] is None and not self._hidden:
+            if state["you"]["seat"] is None and not self._hidden and not self._chat_off:
                 frame = rendering.watcher_fragment(state, self.language, style)  # drawn once
             else:
                 frame = rendering.state_fragment(state, self.language, style)
@@ -199,7 +213,8 @@ class TableConsumer(SahratConsumer):
                 self._delta = DeltaEncoder()
             await self.send(text_data=self._delta.encode(frame))
         elif kind == "error":
-            await self.send(text_data=rendering.error_fragment(str(payload.get("message", ""))))
+            message, code = str(payload.get("message", "")), str(payload.get("code", ""))
+            await self.send(text_data=rendering.error_fragment(message, code))
         elif kind == "notice":
             text, link = str(payload.get("text", "")), str(payload.get("link", ""))
             await self.send(text_data=rendering.notice_fragment(text, link))

@@ -254,6 +254,7 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         # state frame swaps the game's part in.
         "game_scripts": face.SCRIPTS,
         "chat": state["chat"],
+        "chat_off": state["you"].get("chat_off", False),
         "seeds_key": SEEDS_KEY,
         # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
         "stake": table["stake"],
@@ -301,10 +302,23 @@ def watcher_fragment(state: dict[str, Any], lang: str, style: str | None = None)
     return frame.replace(NOW_MARK, str(state["now"]))
 
 
-def error_fragment(message: str) -> str:
-    """The HTML-mode frame for a refusal: words beside the moves, for screen readers too."""
+# Refusals of a chat line: shown in the chat sheet, where the player wrote (a sheet lies over the
+# table's own error line), a chat timeout's end and reason among them.
+CHAT_REFUSALS = frozenset(
+    {"chat_empty", "chat_too_long", "chat_too_fast", "chat_refused", "chat_timeout"}
+    | {"team_chat_closed", "no_team"}
+)
+
+
+def error_fragment(message: str, code: str = "") -> str:
+    """The HTML-mode frame for a refusal: words beside the moves (or, for a chat line, under
+    the chat), for screen readers too."""
+    if code in CHAT_REFUSALS:
+        where, css = "chat-error", "chat-error"
+    else:
+        where, css = "table-error", "table-error"
     return (
-        '<p id="table-error" class="table-error" role="alert" data-testid="table-error" '
+        f'<p id="{where}" class="{css}" role="alert" data-testid="{where}" '
         'hx-swap-oob="true">'
         f"{escape(message)}</p>"
     )

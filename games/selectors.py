@@ -15,7 +15,7 @@ from cachetools import FIFOCache
 import games
 from games.contract import Game
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
-from games.viewers import CHAT_SHOWN, blocked_ids, view_seat, viewer_state
+from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from verify import fairness
@@ -287,7 +287,7 @@ def table_state(table: Table, user: Any) -> dict[str, Any]:
         state = load_state(shown)
         mine = view_seat(public, getattr(user, "pk", None))
         view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-    return viewer_state(public, user, table.created_by_id, view, blocked_ids(user))
+    return viewer_state(public, user, table.created_by_id, view, *chat_hides(user, table))
 
 
 def open_tables() -> list[Table]:

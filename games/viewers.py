@@ -8,17 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 CHAT_SHOWN = 30  # the lines of chat a viewer is shown
 
 
-def blocked_ids(user: Any) -> frozenset[int]:
-    """The players ``user`` blocked (their chat lines are hidden for ``user``), read through
-    the user's reverse relation to social.Block."""
+def chat_hides(user: Any, table: Any) -> tuple[frozenset[int], bool]:
+    """What ``user`` hides of ``table``'s chat: the players whose lines they do not see (those
+    they blocked, and those they muted there), and whether they hide every chat (the panic
+    switch, read fresh: a socket's copy of the user may be old). Read through the user's
+    reverse relations to social.Block and moderation.ChatMute."""
     if getattr(user, "pk", None) is None:
-        return frozenset()
-    return frozenset(user.blocking.values_list("blocked_id", flat=True))
+        return frozenset(), False
+    blocked = user.blocking.values_list("blocked_id", flat=True)
+    muted = user.chat_mutes.filter(table=table).values_list("muted_id", flat=True)
+    off = get_user_model().objects.filter(pk=user.pk).values_list("hide_chat", flat=True).first()
+    return frozenset(blocked.union(muted)), bool(off)
 
 
 def watched_late(state: dict[str, Any]) -> bool:
@@ -59,11 +65,13 @@ def viewer_state(
     creator_id: Any,
     view: dict[str, Any] | None,
     hidden: frozenset[int] = frozenset(),
+    off: bool = False,
 ) -> dict[str, Any]:
     """One viewer's picture from the shared part: their seat, the chat they may read (a
     player: the table's, their team's, and the watchers' between rounds; a watcher: the
-    table's and the watchers'; never the lines of ``hidden``, the players they blocked) and
-    ``view``, the game's view for their seat (or the spectator view), which the caller makes."""
+    table's and the watchers'; never the lines of ``hidden``, the players they blocked or
+    muted, and none at all while ``off``, their panic switch) and ``view``, the game's view
+    for their seat (or the spectator view), which the caller makes."""
     user_id = getattr(user, "pk", None)
     mine = viewer_seat(public, user_id)
     team = None if mine is None else public["_seat_teams"][mine]
@@ -74,7 +82,8 @@ def viewer_state(
     lines = [
         line
         for line in public["_chat"]
-        if (line[1] is None or line[1] == team)
+        if not off
+        and (line[1] is None or line[1] == team)
         and line[3] not in hidden
         and not (line[4] and mine is not None and in_round)
     ]
@@ -90,6 +99,8 @@ def viewer_state(
             "left": user_id is not None and user_id in public["_left_users"],
             # Their seat in the match whose view this is (between matches, the one played).
             "view_seat": view_seat(public, user_id),
+            # Every chat hidden for them (the panic switch): the chat sheet says so.
+            "chat_off": off,
         },
         "match": public["match"],
         "shown": public["shown"],

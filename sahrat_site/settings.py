@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "verify",
     "standing",
     "social",
+    "moderation",
     "sahrat_site",  # the project's own system checks (sahrat_site/checks.py)
 ]
 

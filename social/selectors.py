@@ -33,10 +33,18 @@ def relation(viewer: Any, other: Any) -> dict[str, bool]:
 
 def players_at(viewer: Any, table: Any) -> list[dict[str, Any]]:
     """The people seated at ``table`` other than ``viewer``, in seat order, each with what the
-    viewer sees of them (``relation``): the table's "Players" sheet, to follow or block one."""
+    viewer sees of them (``relation``) and whether the viewer muted them here (``muted``,
+    moderation.ChatMute read through the viewer's reverse relation): the table's "Players"
+    sheet, to follow, block, mute or report one."""
     seats = table.seats.filter(user__isnull=False).exclude(user=viewer).select_related("user")
+    muted = set(viewer.chat_mutes.filter(table=table).values_list("muted_id", flat=True))
     return [
-        {"user": s.user, "seat": s.number, "rel": relation(viewer, s.user)}
+        {
+            "user": s.user,
+            "seat": s.number,
+            "rel": relation(viewer, s.user),
+            "muted": s.user_id in muted,
+        }
         for s in seats.order_by("number")
     ]
 

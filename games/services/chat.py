@@ -15,6 +15,7 @@ from games.selectors import can_watch, current_match, game_of, load_state, team_
 from games.services import events
 from games.services.errors import TableError
 from games.services.tables import locked_table
+from moderation import rules as moderation
 
 
 @transaction.atomic
@@ -50,6 +51,9 @@ def chat_post(
     recent = ChatMessage.objects.filter(table=table, user=user, at__gte=since).count()
     if recent >= settings.CHAT_MAX_IN_WINDOW:
         raise TableError("chat_too_fast")
+    # A player timed out of chat is told why and until when; a refused word refuses the line,
+    # a masked one is starred (moderation/rules.py). Nothing is written either way.
+    text = moderation.chat_line(user, text)
     # Someone without a seat is a watcher (their socket was let in: docs/social.md): their line
     # goes to the watchers' chat.
     msg = ChatMessage.objects.create(

@@ -20,6 +20,7 @@ from games.services import clock, coins, events
 from games.services.errors import TableError
 from games.services.presence import sockets_of
 from games.services.tables import locked_table, my_seat, playing_match
+from moderation import rules as moderation
 from standing import services as standing
 from standing.selectors import reputation_of
 
@@ -116,6 +117,7 @@ def seat_leave(*, user: Any, table_id: str) -> None:
     MatchSeed.objects.filter(match=match, seat=seat.number).delete()
     seat.user, seat.ready = None, False
     seat.save(update_fields=["user", "ready"])
+    _end_mutes(user, table)
     events.broadcast(table, match)
     events.broadcast_lobby()
     events.presence_changed(user.pk)
@@ -131,6 +133,14 @@ def _check_may_play(user: Any, table: Table) -> None:
     # the words do not say why). Read through the user's reverse relation (social.Block).
     if user.blocked_by.filter(blocker_id=table.created_by_id).exists():
         raise TableError("not_at_this_table")
+    if not table.is_free:
+        moderation.check_coin_table(user)  # the staff may ban a player from coin tables
+
+
+def _end_mutes(user: Any, table: Table) -> None:
+    """A player who gives up their seat leaves the table: their mutes there end (moderation's
+    ChatMute, read through the user's reverse relation, as social.Block is above)."""
+    user.chat_mutes.filter(table=table).delete()
 
 
 def _start_if_full(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -232,6 +242,7 @@ def seat_forfeit(*, user: Any, table_id: str) -> Match:
     if seat.left:
         raise TableError("left_match")
     _give_up(match, seat, "forfeit")
+    _end_mutes(user, match.table)
     events.broadcast(match.table, match)
     return match
 

@@ -181,6 +181,8 @@ down.querySelector("[data-testid=reload]").addEventListener("click", () => locat
 function showError(text) {
   const box = document.getElementById("table-error");
   if (box) box.textContent = text;
+  const chat = document.getElementById("chat-error"); // a chat refusal, shown in the chat sheet
+  if (chat && !text) chat.textContent = "";
 }
 
 function hex(bytes) {

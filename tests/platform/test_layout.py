@@ -32,10 +32,31 @@ PURE = [
     "verify/standalone",
 ]
 # The product: the project package and its apps (not the tests, the benchmarks or the scripts).
-PRODUCT = ["accounts", "games", "language", "realtime", "sahrat_site", "verify", "wallet"]
+PRODUCT = [
+    "accounts",
+    "games",
+    "language",
+    "moderation",
+    "realtime",
+    "sahrat_site",
+    "social",
+    "standing",
+    "verify",
+    "wallet",
+]
 GAMES = ["games.hand", "games.jakaro"]
 # The apps below the project package: sahrat_site may import them, never the other way round.
-BELOW_THE_PROJECT = ["accounts", "games", "language", "realtime", "verify", "wallet"]
+BELOW_THE_PROJECT = [
+    "accounts",
+    "games",
+    "language",
+    "moderation",
+    "realtime",
+    "social",
+    "standing",
+    "verify",
+    "wallet",
+]
 
 
 # ------------------------------------------------------------------------------ reading imports
