@@ -274,7 +274,10 @@ class TableConsumer(SahratConsumer):
 
     async def do_bot(self, frame: dict[str, Any]) -> None:
         await db(services.seat_add_bot)(
-            user=self.user, table_id=self.table.public_id, number=frame.get("seat")
+            user=self.user,
+            table_id=self.table.public_id,
+            number=frame.get("seat"),
+            level=str(frame["level"]) if frame.get("level") else None,
         )
 
     async def do_leave(self, frame: dict[str, Any]) -> None:

@@ -76,6 +76,10 @@ class Outcome:
         }
 
 
+# The bots' three strengths, chosen when a bot is seated (docs/bots.md); a bot that plays for a
+# player who left plays at "normal".
+BOT_LEVELS = ("easy", "normal", "strong")
+
 # Keys every view has, with the same name and meaning in both games (docs/views.md):
 #   game, seat (None for a spectator), players, turn (seat to move, or None), status
 #   ("playing" | "round_over" | "over"), hand (None for a spectator), hand_counts, legal (action
@@ -165,8 +169,8 @@ class Game(Protocol):
         """The one action the server plays for ``seat`` when its turn time runs out."""
         ...
 
-    def bot_action(self, view: Mapping[str, Any]) -> str:
-        """A bot's move, chosen from the seat's view alone."""
+    def bot_action(self, view: Mapping[str, Any], level: str = "normal") -> str:
+        """A bot's move at ``level`` (one of BOT_LEVELS), chosen from the seat's view alone."""
         ...
 
     def outcome(self, state: Any) -> Outcome | None:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from games.contract import BadOptions
+from games.models import BOT_LEVEL_CHOICES
 from language import words
 from standing.reputation import MIN_REPUTATION_LEVELS
 
@@ -126,6 +127,14 @@ class TableForm(forms.Form):
     )
     private = forms.BooleanField(
         label=_("Private (only people with the invite link)"), required=False
+    )
+    # How well the bots play that the creator seats (a free table's; docs/bots.md).
+    bot_level = forms.ChoiceField(
+        label=_("Bots at this table play"),
+        choices=BOT_LEVEL_CHOICES,
+        initial="normal",
+        required=False,
+        help_text=_("At a free table, the bots you seat: easy, normal or strong."),
     )
     # Where the creator sits: the table page sits them there as it opens, with a seed made by
     # their browser after it shows the match's commitment (docs/fairness.md), as any sit-down.

@@ -66,6 +66,14 @@ class Majlis(models.Model):
         return self.name
 
 
+# The bots' strengths (games.contract.BOT_LEVELS), as the create form and the admin show them.
+BOT_LEVEL_CHOICES = [
+    ("easy", pgettext_lazy("a bot's strength", "easy")),
+    ("normal", pgettext_lazy("a bot's strength", "normal")),
+    ("strong", pgettext_lazy("a bot's strength", "strong")),
+]
+
+
 class Table(models.Model):
     """Where a game is played, match after match, by the same seats."""
 
@@ -87,11 +95,14 @@ class Table(models.Model):
     invite_code = models.CharField(
         _("invite code"), max_length=9, unique=True, default=new_invite_code
     )
-    # Coins each seat puts in the pot; 0 is a free table (bots may sit). The wallet issue adds
-    # the escrow; nothing else about the table changes with a stake.
+    # Coins each seat puts in the pot (escrowed); 0 is a free table (bots may sit).
     stake = models.PositiveIntegerField(_("stake"), default=0)
     # The share of recent matches a player must have finished to sit here (0: anyone).
     min_reputation = models.PositiveSmallIntegerField(_("minimum reputation (%)"), default=0)
+    # How well the bots its creator seats play (a free table's; docs/bots.md).
+    bot_level = models.CharField(
+        _("bot"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
+    )
     turn_seconds = models.PositiveIntegerField(_("turn time (s)"))
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -103,9 +114,8 @@ class Table(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    # Bumped by every change to the table's chat (a line posted, a line hidden), so the chat
-    # lines a broadcast carries are read once per change of the chat, not once per move
-    # (games.selectors.chat_lines caches them under this number).
+    # Bumped by every change to the table's chat (a line posted or hidden): a broadcast's chat
+    # lines are read once per change, not once per move (games.selectors.chat_lines' cache key).
     chat_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
@@ -144,6 +154,10 @@ class Seat(models.Model):
         verbose_name=_("player"),
     )
     is_bot = models.BooleanField(_("bot"), default=False)  # a bot sat here from the start
+    # That bot's strength (docs/bots.md; one playing for an absent player plays at "normal").
+    bot_level = models.CharField(
+        _("bot"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
+    )
     # A bot plays for the absent player.
     bot_playing = models.BooleanField(_("a bot plays for the player"), default=False)
     # Coin tables: the player's seat is marked as left.
@@ -154,9 +168,8 @@ class Seat(models.Model):
         _("away since"), null=True, blank=True
     )  # the last socket closed then
     ready = models.BooleanField(_("ready"), default=False)  # for the next match at this table
-    # The player came back while the seat was being kept (the start of that absence): their page
-    # warns them what a longer absence costs until their next move
-    # (games.services.presence._recount).
+    # The player came back while the seat was kept (the start of that absence): their page warns
+    # them what a longer absence costs until their next move (games.services.presence._recount).
     back_from = models.DateTimeField(_("back from an absence at"), null=True, blank=True)
 
     class Meta:
@@ -269,10 +282,10 @@ class Match(models.Model):
     # Kept on the match because the seat is emptied when it ends: its result, end screen and
     # the leaver's wallet still name her, marked as left.
     leavers = models.JSONField(_("players who left"), default=list, blank=True)
-    # Who sat in each seat when a played match ended ([{"user": id | None, "name": display name
-    # | None, "bot": bool}] by seat number). The players move one seat when the next match is
-    # made (the deal moves on, games/services/play.py), so the match shown between matches
-    # names its seats, and shows each player their own side, from this, not from the seats.
+    # Who sat in each seat when a played match ended, by seat number ([{"user", "name", "bot",
+    # "level"}]: a bot's strength). The players move one seat when the next match is made (the
+    # deal moves on, games/services/play.py), so the match shown between matches names its
+    # seats, and shows each player their own side, from this, not from the seats.
     seating = models.JSONField(_("seating"), default=list, blank=True, editable=False)
     # Each seat's statistics so far ({"0": {"home": 3, ...}}: the game's ``tally`` of every
     # logged action added up), kept by the player's standing when the match ends.

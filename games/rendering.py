@@ -45,7 +45,8 @@ def lobby_row(table: Any) -> dict[str, Any]:
     bots = bot_indexes(rows, lambda s: s.is_bot)
     for i, seat in enumerate(rows):
         if seat.is_bot:
-            seats.append({"label": bot_label(bots[i]), "bot": True, "empty": False})
+            label = bot_label(bots[i], seat.bot_level)
+            seats.append({"label": label, "bot": True, "empty": False})
         elif seat.user_id is not None:
             name = seat.user.display_name or seat.user.username
             seats.append({"label": name, "bot": False, "empty": False})
@@ -98,7 +99,7 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
     for i, seat in enumerate(state["table"]["seats"]):
         n = seat["number"]
         if seat["bot"]:
-            label = bot_label(bots[i])
+            label = bot_label(bots[i], seat.get("bot_level"))
         elif seat["name"] and seat.get("left"):
             label = left_name(seat["name"])
         elif seat["name"]:
@@ -137,7 +138,7 @@ def _as_played(seats: list[dict[str, Any]], played: dict[str, Any]) -> list[dict
     out = []
     for number, was in enumerate(seating):
         now = seats[was["now"]] if was["now"] is not None and was["now"] < len(seats) else {}
-        label = bot_label(bots[number]) if was["bot"] else was["name"]
+        label = bot_label(bots[number], was.get("level")) if was["bot"] else was["name"]
         out.append(
             {
                 **now,

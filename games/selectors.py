@@ -93,6 +93,7 @@ def _seat_row(seat: Seat, mode: str) -> dict[str, Any]:
         "rating": rating,
         "reputation": rep,
         "bot": seat.is_bot,
+        "bot_level": seat.bot_level if seat.is_bot else None,
         "bot_playing": seat.bot_playing,
         "left": seat.left,
         "connected": seat.connected > 0 or seat.is_bot,

@@ -155,6 +155,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 private=form.cleaned_data["private"],
                 stake=form.cleaned_data["stake"],
                 min_reputation=form.cleaned_data["min_reputation"],
+                bot_level=form.cleaned_data.get("bot_level") or "normal",
             )
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 import games
+from games.models import BOT_LEVEL_CHOICES
 from language import digits as digit_style
 from language import words
 
@@ -142,12 +143,17 @@ def names_words(names: list[str]) -> str:
     return pgettext("the last two names of a list", "%(a)s and %(b)s") % {"a": head, "b": names[-1]}
 
 
-def bot_label(index: int | None) -> str:
+BOT_LEVEL_WORDS = dict(BOT_LEVEL_CHOICES)
+
+
+def bot_label(index: int | None, level: str | None = None) -> str:
     """A bot's name at a table: «لاعب آلي» alone, «لاعب آلي ١», «لاعب آلي ٢» when several sit at
-    one table (``index`` counts the bots in seat order from 1; None when there is only one)."""
-    if index is None:
-        return _("bot")
-    return _("bot %(n)s") % {"n": digits(index)}
+    one table (``index`` counts the bots in seat order from 1; None when there is only one), with
+    its strength when known: «لاعب آلي (قوي)»."""
+    name = _("bot") if index is None else _("bot %(n)s") % {"n": digits(index)}
+    if level not in BOT_LEVEL_WORDS:
+        return name
+    return _("%(bot)s (%(level)s)") % {"bot": name, "level": BOT_LEVEL_WORDS[level]}
 
 
 def bot_indexes(seats: list[Any], is_bot: Any) -> dict[int, int | None]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from games import contract
 
-from . import bot, finder
+from . import bot, finder, search
 from .actions import Action, ActionError, parse
 from .cards import hand_value, is_joker, sort_cards
 from .melds import Meld, MeldError, build, extend, swap
@@ -252,8 +252,15 @@ def team_chat_open(state: State) -> bool:
     return state.options.table != "strict" or state.status != "playing"
 
 
-def bot_action(view: Mapping[str, Any]) -> str:
-    """The good bot's move from a seat's view, as action text."""
+def bot_action(view: Mapping[str, Any], level: str = "normal") -> str:
+    """The bot's move at ``level`` (easy: the naive bot; normal: the good bot; strong: the good
+    bot with a look-ahead, search.choose) from a seat's view, as action text."""
+    if level not in contract.BOT_LEVELS:
+        raise ValueError(f"no bot level {level!r}")
+    if level == "easy":
+        return bot.naive(view).to_str()
+    if level == "strong":
+        return search.choose(view).to_str()
     return bot.choose(view).to_str()
 
 

@@ -7,7 +7,7 @@ and the time-out plays an ordinary action for the seat (``auto_action``).
 
 from __future__ import annotations
 
-from .bot import auto_action, bot_action
+from .bot import auto_action
 from .engine import (
     Action,
     IllegalAction,
@@ -32,6 +32,7 @@ from .engine import (
     view,
 )
 from .last_deck import recap
+from .levels import bot_action
 from .tally import tally
 
 name = "jakaro"

@@ -81,16 +81,18 @@ def least_useful(hand: list[str]) -> str:
     return min(hand, key=lambda c: (KEEP[rank(c)], c))
 
 
-def choose(v: Mapping[str, Any]) -> Action:
-    """The bot's action for the seat whose view this is (it must be that seat's turn)."""
+def scored(v: Mapping[str, Any]) -> list[tuple[float, Action]]:
+    """Every legal action of the seat whose view this is, with its one-move score: the board it
+    leads to for our team, less what its card is worth keeping (a burn: the board as it is,
+    plus what the opponent loses). With no card to play: the discards, unscored."""
     seat, players = v["seat"], v["players"]
     acts = [Action.parse(text, seat) for text in v["legal"]]
     if not acts:
         raise ValueError("the bot was asked to play out of turn")
     if acts[0].kind == "discard":
-        return Action(seat, "discard", least_useful(v["hand"]))
+        return [(0.0, act) for act in acts]
     marbles = tuple(m for ms in v["marbles"] for m in ms)
-    best, best_score = acts[0], float("-inf")
+    out: list[tuple[float, Action]] = []
     cache: dict[tuple, float] = {}
     for act in acts:
         r = rank(act.card)
@@ -102,14 +104,39 @@ def choose(v: Mapping[str, Any]) -> Action:
             score = cache.get(key)  # type: ignore[assignment]
             if score is None:
                 score = cache[key] = evaluate(effect(marbles, players, seat, act), players, seat)
-        score -= KEEP[r]
+        out.append((score - KEEP[r], act))
+    return out
+
+
+def choose(v: Mapping[str, Any]) -> Action:
+    """The normal bot's action for the seat whose view this is (it must be that seat's turn):
+    the best one-move score, the first of equals."""
+    moves = scored(v)
+    if moves[0][1].kind == "discard":
+        return Action(v["seat"], "discard", least_useful(v["hand"]))
+    best, best_score = moves[0][1], float("-inf")
+    for score, act in moves:
         if score > best_score:
             best, best_score = act, score
     return best
 
 
+def easy(v: Mapping[str, Any], rnd: random.Random) -> Action:
+    """The easy bot: any move of the better half by the one-move score, the card's worth for
+    later not counted (so it spends an Ace or a King early and misses the best move often, but
+    never plays one of the worse half: no gift to the opponents, no blow to its partner when
+    something better is there)."""
+    moves = scored(v)
+    if moves[0][1].kind == "discard":
+        return Action(v["seat"], "discard", rnd.choice(v["hand"]))
+    plain = sorted(
+        ((score + KEEP[rank(act.card)], act) for score, act in moves), key=lambda m: -m[0]
+    )
+    return rnd.choice(plain[: max(1, (len(plain) + 1) // 2)])[1]
+
+
 def bot_action(v: Mapping[str, Any]) -> str:
-    """The bot's move, as an action text, from the seat's view alone."""
+    """The normal bot's move, as an action text, from the seat's view alone."""
     return choose(v).to_str()
 
 

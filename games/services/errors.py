@@ -23,6 +23,7 @@ MESSAGES = {
         "The commitment you were shown is not this match's; reload the page before you sit."
     ),
     "bots_free_tables_only": _("Bots sit only at free tables."),
+    "bad_bot_level": _("A bot plays easy, normal or strong."),
     "not_creator": _("Only the player who created the table may do that."),
     "bad_options": _("Those table options are not allowed."),
     "no_such_majlis": _("There is no such majlis."),

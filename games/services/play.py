@@ -131,7 +131,8 @@ def _sitter(seat: Seat) -> dict[str, Any]:
     """A seat's occupant as the match's ``seating`` keeps it."""
     user = seat.user
     name = (user.display_name or user.username) if user is not None else None
-    return {"user": seat.user_id, "name": name, "bot": seat.is_bot}
+    level = seat.bot_level if seat.is_bot else None
+    return {"user": seat.user_id, "name": name, "bot": seat.is_bot, "level": level}
 
 
 def _reopen(table: Table, match: Match, *, deal_moves_on: bool) -> None:
@@ -246,7 +247,11 @@ def match_advance(*, match_id: int, timer: str | None = None, skip_locked: bool 
         if d.by == MatchAction.By.SERVER:
             action = engine.server_step(state)
         elif d.by == MatchAction.By.BOT:
-            action = engine.bot_action(engine.view(state, d.seat))
+            seat = rows.seats[d.seat]
+            # A bot seated from the start plays at its strength; one that plays for a player
+            # who is away or left plays at "normal" (docs/bots.md).
+            level = seat.bot_level if seat.is_bot else "normal"
+            action = engine.bot_action(engine.view(state, d.seat), level)
         else:
             action = engine.auto_action(state, d.seat)
         by = MatchAction.By.TIMEOUT if d.by == MatchAction.By.PLAYER else d.by

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games.contract import BOT_LEVELS
 from games.models import Match, MatchSeed, Seat, Table
 from games.selectors import current_match, game_of, random_source
 from games.services import clock, coins, events
@@ -83,9 +84,14 @@ def seat_take(
 
 
 @transaction.atomic
-def seat_add_bot(*, user: Any, table_id: str, number: int) -> Seat:
-    """The creator of a free table puts a bot («لاعب آلي») in an empty seat. Bots add no seed."""
+def seat_add_bot(*, user: Any, table_id: str, number: int, level: str | None = None) -> Seat:
+    """The creator of a free table puts a bot («لاعب آلي») in an empty seat, of strength
+    ``level`` (easy, normal or strong: games.contract.BOT_LEVELS), by default the one chosen for
+    the table. Bots add no seed."""
+    if level is not None and level not in BOT_LEVELS:
+        raise TableError("bad_bot_level")
     table = locked_table(table_id)
+    level = level or table.bot_level
     if table.created_by_id != user.pk:
         raise TableError("not_creator")
     if not table.is_free:
@@ -94,9 +100,9 @@ def seat_add_bot(*, user: Any, table_id: str, number: int) -> Seat:
     seat = seats[number]
     if not seat.empty:
         raise TableError("seat_taken")
-    seat.is_bot = True
+    seat.is_bot, seat.bot_level = True, level
     seat.ready = True
-    seat.save(update_fields=["is_bot", "ready"])
+    seat.save(update_fields=["is_bot", "bot_level", "ready"])
     _start_if_full(table, match, seats)
     events.broadcast(table, match)
     events.broadcast_lobby()

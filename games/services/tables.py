@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 
 import games
-from games.contract import BadOptions
+from games.contract import BOT_LEVELS, BadOptions
 from games.models import Majlis, Match, Seat, Table
 from games.selectors import players_of
 from games.services import events
@@ -30,9 +30,11 @@ def table_create(
     private: bool = False,
     stake: int = 0,
     min_reputation: int = 0,
+    bot_level: str = "normal",
 ) -> Table:
     """A new table and its first match, whose commitment is fixed now, before anyone sits.
-    ``min_reputation``: one of MIN_REPUTATION_LEVELS (0: anyone may sit)."""
+    ``min_reputation``: one of MIN_REPUTATION_LEVELS (0: anyone may sit); ``bot_level``: how
+    well the bots its creator seats play (games.contract.BOT_LEVELS)."""
     try:
         engine = games.get(game)
         parsed = engine.parse_options(options)
@@ -44,6 +46,8 @@ def table_create(
         raise TableError("bad_stake")
     if type(min_reputation) is not int or min_reputation not in MIN_REPUTATION_LEVELS:
         raise TableError("bad_options", f"min_reputation={min_reputation!r}")
+    if bot_level not in BOT_LEVELS:
+        raise TableError("bad_options", f"bot_level={bot_level!r}")
     if majlis is None:
         majlis = Majlis.objects.filter(active=True).first()
         if majlis is None:
@@ -56,6 +60,7 @@ def table_create(
             private=private,
             stake=stake,
             min_reputation=min_reputation,
+            bot_level=bot_level,
             turn_seconds=engine.turn_seconds(parsed),
             created_by=user,
         )

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from tests.support.bench import run_bench
 
-ROOT = Path(__file__).resolve().parents[2]
 KEYS = {
     "lines_per_second",
     "ms_per_line_p50",
@@ -22,15 +18,7 @@ KEYS = {
 
 
 def test_the_chat_bench_ends_with_its_figures() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "bench.chat", "--quick"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    figures = run_bench("bench.chat", "--quick")
     assert set(figures) == KEYS
     assert figures["quick"] is True
     assert figures["caught_share"] >= 0.95

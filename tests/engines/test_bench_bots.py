@@ -1,0 +1,27 @@
+"""``python -m bench.bots`` plays its pairings on fixed deals with the seats swapped, and ends
+with its JSON line (figures read, not judged: two games a pairing say nothing of strength); and
+the Wilson interval it reports is the textbook one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.bots import PAIRINGS, wilson
+from tests.support.bench import run_bench
+
+
+def test_the_wilson_interval():
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 10)[0] == 0 and wilson(10, 10)[1] == 1
+    low, high = wilson(64, 100)
+    assert low < 0.64 < high
+
+
+def test_the_bots_bench_plays_every_pairing_and_ends_with_its_figures():
+    figures = run_bench("bench.bots", "--games", "2", "--jobs", "1", timeout=600)
+    for game in ("hand", "jakaro"):
+        assert set(figures[game]) == {f"{a}_vs_{b}" for a, b in PAIRINGS}
+        for row in figures[game].values():
+            assert row["games"] == 2 and 0 <= row["low"] <= row["won"] <= row["high"] <= 1
+        assert set(figures["move_ms"][game]) == {"easy", "normal", "strong", "greedy"}
+    assert figures["fallbacks"] == 0 and figures["quick"] is False
