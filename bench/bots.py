@@ -109,12 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games a pairing (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", choices=sorted(OPTIONS), help="one game only")
+    parser.add_argument(
+        "--pairing", choices=[f"{a}_vs_{b}" for a, b in PAIRINGS], help="one pairing only"
+    )
     args = parser.parse_args(argv)
     per = 8 if args.quick else args.games
     tasks = [
         (game, first, second, k)
         for game in ([args.only] if args.only else sorted(OPTIONS))
         for first, second in PAIRINGS
+        if args.pairing in (None, f"{first}_vs_{second}")
         for k in range(per // 2)
     ]
     scores: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -6,7 +6,7 @@ player for each game, written from the rules, not from the bots.
   that an opponent could reach with one card next turn counts for less (safety); a capture shows
   as the opponent's progress lost. No thought for the cards kept for later; with nothing to play,
   the lowest card is thrown.
-- Hand: draw from the fire pile when its top card lets us open now or lay it at once, else from
+- Hand: draw from the fire pile when its top card lets us open now or lay it off at once, else from
   the stock; open as soon as we can (the opening the engine's finder finds); once open, lay every
   meld and every card that fits a meld on the table; throw the card that makes melds least
   (fewest cards of its rank and of its suit within two), the highest of equals.
@@ -104,7 +104,8 @@ def hand_greedy(v: View) -> str:
             with_top = [*hand, top]
             if not opened and finder.best_opening(with_top, v["threshold"], must=top):
                 return "draw fire"
-            if opened and finder.can_use(with_top, top, melds):
+            # Once open: only a card it can lay off at once (a taken card must be laid).
+            if opened and any(a.card == top for a in finder.lay_offs(with_top, melds)):
                 return "draw fire"
         return "draw stock"
     must = v["fire_card"] or v["joker_due"]
@@ -116,10 +117,14 @@ def hand_greedy(v: View) -> str:
         if plan is not None:
             return plan.action().to_str()
     else:
+        offs = finder.lay_offs(hand, melds)
+        if must and len(hand) > 1 and any(a.card == must for a in offs):
+            return next(a for a in offs if a.card == must).to_str()
         left, _ = finder.analyse(hand, must=must)
         if left is not None and left.value > 0:
             return left.action().to_str()
-        offs = finder.lay_offs(hand, melds)
+        # A card taken from the fire pile must be laid this turn: its lay-off first.
+        offs = sorted(offs, key=lambda a: a.card != must)
         if offs and len(hand) > 1:
             return offs[0].to_str()
     throwable = [c for c in hand if not is_joker(c)] or hand

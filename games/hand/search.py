@@ -25,9 +25,9 @@ from . import actions, bot, finder
 from .actions import Action
 from .cards import hand_value, is_joker
 
-CANDIDATES = 3  # the least useful cards weighed
-WORLDS = 5  # deals of the next opponent's hand per decision
-DANGER = 12.0  # what a card the next opponent can surely use is worth keeping, in keep-points
+CANDIDATES = 4  # the least useful cards weighed
+WORLDS = 8  # deals of the next opponent's hand per decision
+DANGER = 25.0  # what a card the next opponent can surely use is worth keeping, in keep-points
 
 
 def seed_of(v: Mapping[str, Any]) -> int:

@@ -14,8 +14,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .board import BASE, HOME0, TRACK, team
-from .engine import STARTS, Action, IllegalAction, State, effect, occupancy, rank, view
+from .board import BASE, HOME0, TRACK
+from .engine import STARTS, Action, IllegalAction, State, effect, rank, view
 
 # How much a card is worth keeping for later: the Ace and King bring marbles out, the Four is
 # the short cut, the Seven splits, the Five and the Jack reach other marbles.
@@ -40,16 +40,20 @@ START_CLOG = 6.0  # our own marble sitting on our start stops the next one comin
 
 
 def evaluate(marbles: tuple[int, ...] | list[int], players: int, seat: int) -> float:
-    """How good the board is for ``seat``'s team (its marbles minus the opponents')."""
+    """How good the board is for ``seat``'s team (its marbles minus the opponents'). The strong
+    bot calls it thousands of times a decision: teams are read as ``seat & 1`` (board.team: seats
+    0 and 2 against 1 and 3; with two players 0 against 1), and a marble is under threat when an
+    opponent's marble is 1 to 13 squares behind it (a card's move) or 4 ahead (the Four)."""
     starts = STARTS[players]
-    mine = team(players, seat)
-    occ = occupancy(tuple(marbles))
+    mine = seat & 1
+    on_track = [(p, (i >> 2) & 1) for i, p in enumerate(marbles) if 0 <= p < TRACK]
     total = 0.0
     for i, pos in enumerate(marbles):
         if pos == BASE:
             continue
         owner = i >> 2
-        sign = 1.0 if team(players, owner) == mine else -1.0
+        side = owner & 1
+        sign = 1.0 if side == mine else -1.0
         if pos >= HOME0:
             total += sign * (100.0 + 4.0 * (pos - HOME0))
             continue
@@ -60,18 +64,12 @@ def evaluate(marbles: tuple[int, ...] | list[int], players: int, seat: int) -> f
             if BASE in marbles[owner * 4 : owner * 4 + 4]:
                 value -= START_CLOG
         else:
-            enemy = team(players, owner)
-            threatened = False
-            for d in range(1, 14):
-                o = occ[(pos - d) % TRACK]
-                if o >= 0 and team(players, o >> 2) != enemy:
-                    threatened = True
-                    break
-            if not threatened:
-                o = occ[(pos + 4) % TRACK]
-                threatened = o >= 0 and team(players, o >> 2) != enemy
-            if threatened:
-                value *= 1.0 - THREAT
+            for other, other_side in on_track:
+                if other_side != side:
+                    behind = (pos - other) % TRACK
+                    if 1 <= behind <= 13 or behind == TRACK - 4:
+                        value *= 1.0 - THREAT
+                        break
         total += sign * value
     return total
 
