@@ -1,23 +1,24 @@
-"""The staff's side: the filtered words (edited here), the moderation queue (open reports,
-newest first, each with its saved chat, the player's earlier reports and timeouts, and one-click
-actions), the timeouts and bans, and the log of every action (read-only)."""
+"""The staff's side of moderation's records: the filtered words (edited here), the chat timeouts
+and bans from coin tables, and the log of every staff action (read-only). The moderation queue
+(the reports, with their actions) is in social/admin.py, beside the services it calls."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
-from django.urls import path, reverse
-from django.utils import translation
-from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.contrib import admin
 
-from moderation import services
-from moderation.models import BannedWord, ChatTimeout, CoinBan, Report, StaffAction
-from social.admin import ReadOnly
+from moderation.models import BannedWord, ChatTimeout, CoinBan, StaffAction
+
+
+class ReadOnly(admin.ModelAdmin):
+    """Records the staff read, never write by hand (the services write them)."""
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(BannedWord)
@@ -26,101 +27,6 @@ class BannedWordAdmin(admin.ModelAdmin):
     list_editable = ("severity", "active")
     list_filter = ("severity", "active")
     search_fields = ("text",)
-
-
-@admin.register(Report)
-class ReportAdmin(ReadOnly):
-    """The moderation queue: the changelist opens on the open reports, newest first."""
-
-    list_display = ("at", "reported", "reason", "reporter", "table", "status", "handled_by")
-    list_filter = ("status", "reason")
-    list_select_related = ("reported", "reporter", "table", "handled_by")
-    search_fields = ("reported__username", "reporter__username", "words")
-    ordering = ("-at",)
-    change_form_template = "admin/moderation/report/change_form.html"
-    readonly_fields = ("reporter", "reported", "reason", "words", "table", "match", "at")
-    fields = (*readonly_fields, "status", "handled_by", "handled_at")
-
-    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
-        # The queue: open reports unless the staff member chose another filter.
-        if not any(k.startswith("status") for k in request.GET) and "q" not in request.GET:
-            return redirect(f"{request.path}?status__exact={Report.Status.OPEN}")
-        return super().changelist_view(request, extra_context)
-
-    def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
-    ) -> HttpResponse:
-        report = get_object_or_404(Report, pk=object_id)
-        earlier = Report.objects.filter(reported=report.reported).exclude(pk=report.pk)
-        # The reason a timeout or a ban shows the player, in their language, ready to send.
-        with translation.override(report.reported.language or "ar"):
-            default_reason = str(report.get_reason_display())
-        extra = {
-            "report": report,
-            "chat": report.chat,
-            "earlier_reports": earlier.select_related("reporter")[:20],
-            "timeouts": ChatTimeout.objects.filter(user=report.reported).order_by("-at")[:20],
-            "coin_ban": CoinBan.objects.filter(user=report.reported).first(),
-            "log": StaffAction.objects.filter(player=report.reported).select_related("staff")[:20],
-            "lengths": list(services.TIMEOUTS),
-            "default_reason": default_reason,
-            "act_url": reverse("admin:moderation_report_act", args=[report.pk]),
-        }
-        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
-
-    def get_urls(self) -> list[Any]:
-        view = self.admin_site.admin_view
-        return [
-            path("<int:report_id>/act/", view(self.act_view), name="moderation_report_act"),
-            *super().get_urls(),
-        ]
-
-    @staticmethod
-    def _act(request: HttpRequest, report: Report, action: str, reason: str) -> str:
-        """One staff action on ``report``; the words that say what was done."""
-        staff, player = request.user, report.reported
-        if action == "dismiss":
-            services.dismiss(staff=staff, report=report, note=reason)
-            return str(_("The report is dismissed."))
-        if action == "hide":
-            done = services.hide_lines(staff=staff, report=report)
-            return str(_("%(n)s of their lines are hidden.") % {"n": done})
-        if action.startswith("timeout_") and action[8:] in services.TIMEOUTS:
-            services.time_out(
-                staff=staff, player=player, length=action[8:], reason=reason, report=report
-            )
-            return str(_("%(name)s is timed out of chat.") % {"name": player})
-        if action == "coin_ban":
-            services.ban_from_coin_tables(staff=staff, player=player, reason=reason, report=report)
-            return str(_("%(name)s may no longer sit at coin tables.") % {"name": player})
-        if action == "coin_unban":
-            services.lift_coin_ban(staff=staff, player=player)
-            return str(_("%(name)s may sit at coin tables again.") % {"name": player})
-        raise ValueError(action)
-
-    def act_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
-        return require_POST(self._act_view)(request, report_id)
-
-    def _act_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
-        if not self.has_view_permission(request) or not request.user.has_perm(
-            "moderation.add_staffaction"
-        ):
-            raise PermissionDenied
-        report = get_object_or_404(Report, pk=report_id)
-        action = request.POST.get("action", "")
-        reason = " ".join(request.POST.get("reason", "").split())
-        back = reverse("admin:moderation_report_change", args=[report.pk])
-        needs_reason = action.startswith("timeout_") or action == "coin_ban"
-        if needs_reason and not reason:
-            messages.error(request, _("Write the reason the player will be shown."))
-            return redirect(back)
-        try:
-            done = self._act(request, report, action, reason)
-        except ValueError:
-            messages.error(request, _("That is not one of the actions."))
-            return redirect(back)
-        messages.success(request, done)
-        return redirect(reverse("admin:moderation_report_changelist"))
 
 
 @admin.register(ChatTimeout)

@@ -1,7 +1,7 @@
 """Chat that stays decent: the words the filter knows, the players' mutes, their reports, the
 staff's chat timeouts and bans from coin tables, and the log of every staff action. Written only
-by moderation/services.py (the word list also by staff in the admin; a player's mutes at a table
-end when the table's seats service sees them leave it)."""
+by social/moderation.py, above the tables (the word list also by staff in the admin; a player's
+mutes at a table end when the table's seats service sees them leave it)."""
 
 from __future__ import annotations
 

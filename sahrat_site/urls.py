@@ -13,6 +13,6 @@ urlpatterns = [
     path("wallet/", include("wallet.urls")),
     path("leaders/", include("standing.urls")),
     path("friends/", include("social.urls")),
-    path("moderation/", include("moderation.urls")),
+    path("moderation/", include("social.moderation_urls")),
     path("admin/", admin.site.urls),
 ]

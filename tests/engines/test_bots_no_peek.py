@@ -22,31 +22,31 @@ POSITIONS = 30  # sampled positions per game
 REDEALS = 3  # re-deals of the hidden cards per position
 
 
-def _redeal_hand(state: Any, seat: int, rnd: random.Random) -> Any:
-    r = state.round
-    hidden = [c for s, h in enumerate(r.hands) if s != seat for c in h] + list(r.stock)
+def _deal_again(
+    hands: tuple[tuple[str, ...], ...], rest: tuple[str, ...], seat: int, rnd: random.Random
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """The cards ``seat`` cannot see (the other hands and ``rest``, the stock or the deck) dealt
+    again at random, each hand keeping its count (sorted, as a Hand holds them)."""
+    hidden = [c for s, h in enumerate(hands) if s != seat for c in h] + list(rest)
     rnd.shuffle(hidden)
-    hands = []
-    for s, h in enumerate(r.hands):
+    dealt = []
+    for s, h in enumerate(hands):
         if s == seat:
-            hands.append(h)
+            dealt.append(h)
         else:
-            hands.append(tuple(sorted(hidden[: len(h)])))
+            dealt.append(tuple(sorted(hidden[: len(h)])))
             hidden = hidden[len(h) :]
-    return replace(state, round=replace(r, hands=tuple(hands), stock=tuple(hidden)))
+    return tuple(dealt), tuple(hidden)
+
+
+def _redeal_hand(state: Any, seat: int, rnd: random.Random) -> Any:
+    hands, stock = _deal_again(state.round.hands, state.round.stock, seat, rnd)
+    return replace(state, round=replace(state.round, hands=hands, stock=stock))
 
 
 def _redeal_jakaro(state: Any, seat: int, rnd: random.Random) -> Any:
-    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.deck)
-    rnd.shuffle(hidden)
-    hands = []
-    for s, h in enumerate(state.hands):
-        if s == seat:
-            hands.append(h)
-        else:
-            hands.append(tuple(hidden[: len(h)]))
-            hidden = hidden[len(h) :]
-    return replace(state, hands=tuple(hands), deck=tuple(hidden))
+    hands, deck = _deal_again(state.hands, state.deck, seat, rnd)
+    return replace(state, hands=hands, deck=deck)
 
 
 REDEAL = {"hand": _redeal_hand, "jakaro": _redeal_jakaro}

@@ -16,9 +16,10 @@ from games import selectors
 from games import services as game_services
 from games.models import ChatMessage, Match, Table
 from games.services import TableError
-from moderation import rules, services
+from moderation import rules
 from moderation.errors import ModerationError
 from moderation.models import BannedWord, ChatMute, CoinBan, Report, StaffAction
+from social import moderation as services
 from social.errors import SocialError
 from tests.tables.helpers import make_table, seat_humans, sit_at
 

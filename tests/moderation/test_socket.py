@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 import games
-from moderation import rules, services
+from moderation import rules
 from moderation.models import BannedWord
+from social import moderation as services
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_consumers import TIMEOUT, connect, next_state, state_at
 

@@ -1,5 +1,5 @@
 """The players' side of moderation: mute someone at a table, report someone (from the table's
-Players sheet or their page), the panic switch. Thin: the writes are moderation/services.py."""
+Players sheet or their page), the panic switch. Thin: the writes are social/moderation.py."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.models import Table
 from games.selectors import can_watch
 from language.errors import PlayerError
-from moderation import services
 from moderation.models import Report
+from social import moderation as services
 
 
 class ReportForm(forms.Form):

@@ -1,6 +1,9 @@
-"""The one writer of moderation: a player mutes someone at a table, hides all chat (the panic
-switch) or reports someone; the staff dismiss a report, hide lines, time a player out of chat,
-ban them from coin tables. Every staff step is logged (StaffAction) with who and when."""
+"""The one writer of moderation's records (moderation/models.py, the app below the tables that
+holds them with the chat filter and the rules the tables ask): a player mutes someone at a
+table, hides all chat (the panic switch) or reports someone; the staff dismiss a report, hide
+lines, time a player out of chat, ban them from coin tables. Every staff step is logged
+(StaffAction) with who and when. Here, above the tables, because it reads their chat and hides
+its lines."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from games.services import chat_hide
 from games.services.events import group_send
 from moderation.errors import ModerationError
 from moderation.models import ChatMute, ChatTimeout, CoinBan, Report, StaffAction
-from social.services import other_player  # the active player named, not oneself (SocialError)
+from social.services import other_player  # the active player named, not oneself
 
 REPORT_LINES = 30  # the lines of chat a report keeps
 TIMEOUTS = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}

@@ -1,6 +1,8 @@
+"""The players' moderation pages, under /moderation/ (their names: ``moderation:…``)."""
+
 from django.urls import path
 
-from moderation import views
+from social import moderation_views as views
 
 app_name = "moderation"
 
