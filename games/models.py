@@ -101,7 +101,7 @@ class Table(models.Model):
     min_reputation = models.PositiveSmallIntegerField(_("minimum reputation (%)"), default=0)
     # How well the bots its creator seats play (a free table's; docs/bots.md).
     bot_level = models.CharField(
-        _("bot"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
+        _("bot strength"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
     )
     turn_seconds = models.PositiveIntegerField(_("turn time (s)"))
     status = models.CharField(
@@ -156,7 +156,7 @@ class Seat(models.Model):
     is_bot = models.BooleanField(_("bot"), default=False)  # a bot sat here from the start
     # That bot's strength (docs/bots.md; one playing for an absent player plays at "normal").
     bot_level = models.CharField(
-        _("bot"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
+        _("bot strength"), max_length=6, choices=BOT_LEVEL_CHOICES, default="normal"
     )
     # A bot plays for the absent player.
     bot_playing = models.BooleanField(_("a bot plays for the player"), default=False)
