@@ -314,12 +314,9 @@ CHAT_REFUSALS = frozenset(
 def error_fragment(message: str, code: str = "") -> str:
     """The HTML-mode frame for a refusal: words beside the moves (or, for a chat line, under
     the chat), for screen readers too."""
-    if code in CHAT_REFUSALS:
-        where, css = "chat-error", "chat-error"
-    else:
-        where, css = "table-error", "table-error"
+    where = "chat-error" if code in CHAT_REFUSALS else "table-error"
     return (
-        f'<p id="{where}" class="{css}" role="alert" data-testid="{where}" '
+        f'<p id="{where}" class="{where}" role="alert" data-testid="{where}" '
         'hx-swap-oob="true">'
         f"{escape(message)}</p>"
     )
