@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,18 +29,19 @@ def app_name_for(base: str) -> str:
 
 @contextmanager
 def daphne(
-    env: dict[str, str], log_path: Path, processes: int = 1
+    env: dict[str, str], log_path: Path, processes: int = 1, options: Sequence[str] = ()
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """Daphne on a free port; yields (base URL, process). With ``processes`` > 1 it is
     sahrat_site.serve running that many Daphne processes on one socket (the yielded process is
-    their supervisor: ``children(proc.pid)`` lists them)."""
+    their supervisor: ``children(proc.pid)`` lists them). ``options`` go to a single Daphne's
+    command line."""
     port = free_port()
     env = {**env, "PGAPPNAME": app_name_for(f"http://127.0.0.1:{port}")}
     if processes > 1:
         cmd = [sys.executable, "-m", "sahrat_site.serve", "--port", str(port)]
         cmd += ["--processes", str(processes)]
     else:
-        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), APP]
+        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *options, APP]
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             cmd,

@@ -13,9 +13,11 @@ until then and stops it after:
   consumer closes it a moment later;
 - once the server has started closing a socket, no further frame reaches the application;
 - a socket closed for flooding (close code 4429) is never read again: its close frame still goes
-  out, and the connection is dropped when the close handshake times out (autobahn's
-  ``closeHandshakeTimeout``). Closing the TCP connection at once would not do: with unread data
-  waiting, the kernel answers with a reset and the client may never see why it was closed.
+  out, and the connection is dropped when the close handshake times out, ``FLOOD_CLOSE_WAIT_S``
+  later (autobahn's ``closeHandshakeTimeout``, 1 s for other sockets). Closing the TCP connection
+  at once would not do: with unread data waiting, the kernel answers with a reset, which throws
+  away whatever the client has not read yet, the close frame included; a client on a busy phone
+  (or a test on two loaded cores) could take longer than 1 s to read it, and never see why.
 
 Installed by sahrat_site/asgi.py when the application is loaded (Daphne builds its protocol from
 ``WebSocketFactory.protocol`` for each connection).
@@ -32,6 +34,8 @@ from realtime.protocol import CLOSE_RATE_LIMITED
 # at once (settings.WS_RATE_BURST), far below what could hurt the process.
 MAX_PENDING = 200
 RESUME_CHECK_S = 0.05
+# How long a socket closed for flooding has to read its close frame before the reset.
+FLOOD_CLOSE_WAIT_S = 5
 
 
 class GuardedWebSocketProtocol(WebSocketProtocol):
@@ -48,6 +52,8 @@ class GuardedWebSocketProtocol(WebSocketProtocol):
         super().onMessage(payload, isBinary)
 
     def serverClose(self, code: int | None = None) -> None:
+        if code == CLOSE_RATE_LIMITED:
+            self.closeHandshakeTimeout = FLOOD_CLOSE_WAIT_S  # read before sendClose arms it
         super().serverClose(code)
         if code == CLOSE_RATE_LIMITED:
             self._closed_for_flood = True

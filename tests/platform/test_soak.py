@@ -95,10 +95,22 @@ def test_sockets_live_past_every_timeout_while_twenty_clients_load_the_site(
     assert 1 <= loaded["peak"] <= settings.DB_POOL_MAX_SIZE, loaded
 
 
+@pytest.fixture
+def patient_daphne():
+    """``own_daphne`` that waits up to 60 s for a socket's handshake instead of Daphne's 5 s. The
+    burst's 500 client threads share one interpreter: on two cores loaded by the rest of the
+    suite, some sent their upgrade request more than 5 s after connecting and Daphne dropped them
+    unanswered. What the test looks for is an error of the site's own, not that timeout."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    options = ["--websocket_connect_timeout", "60"]
+    with processes.daphne(_subprocess_env(), ARTIFACTS / "soak-daphne.log", options=options) as s:
+        yield s
+
+
 def test_five_hundred_sockets_at_once_all_open_and_leave_no_stale_group_member(
-    own_daphne, django_user_model
+    patient_daphne, django_user_model
 ):
-    base, _ = own_daphne
+    base, _ = patient_daphne
     cookies = _cookies(django_user_model, 50, "burst")
     before = soak.group_members(settings.REDIS_URL)
     result = soak.burst(base, cookies, per_cookie=settings.WS_MAX_SOCKETS_PER_USER)

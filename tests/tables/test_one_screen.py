@@ -143,19 +143,25 @@ def check_screens(page, base: str, match: Match, user, controls: dict, label: st
 def your_turn_moment(page, url: str) -> None:
     """The turn's coming is marked (the table outlined, "Your turn" a moment, then gone), and
     its last five seconds show large over the table. The clock is brought near its end in the
-    page (its deadline moved to 4.5 s after the server's now): the display is what is tested."""
+    page (its deadline moved to 4.5 s after the server's now): the display is what is tested.
+    The page's timers run on Playwright's clock, moved on by the test: "a moment" (1.6 s from the
+    page's load) is over before the socket is live on a loaded machine otherwise."""
+    page.clock.install()
     page.goto(url)
     wait_live(page)
     toast = page.get_by_test_id("turn-toast")
     assert toast.is_visible()
     screenshot(page, f"your-turn-{page.viewport_size['width']}.png")
     assert "turn-now" in page.locator("#table").get_attribute("class")
+    page.clock.run_for(2000)
     toast.wait_for(state="hidden")
+    assert "turn-now" not in page.locator("#table").get_attribute("class")
     assert page.get_by_test_id("turn-late").is_hidden()
     page.evaluate(
         """() => { const c = document.querySelector('#table-live .table-head .countdown');
                  c.dataset.deadline = new Date(Date.parse(c.dataset.now) + 4500).toISOString(); }"""
     )
+    page.clock.run_for(1000)
     late = page.get_by_test_id("turn-late")
     late.wait_for()
     shown = late.inner_text().translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
