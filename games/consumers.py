@@ -68,7 +68,10 @@ class TableConsumer(SahratConsumer):
     one or by asking ("sync")."""
 
     table: Table
-    _sent: tuple[int, int] = (0, -1)  # (match number, seq) of the last state sent
+    # (match number, seq, when its picture was read) of the last state sent. Changes that leave
+    # the seq alone (a seat's presence, a chat line) are ordered by the time of their reading:
+    # two of them broadcast from two threads may arrive in either order.
+    _sent: tuple[int, int, float] = (0, -1, 0.0)
     _counted = False  # this socket is in its player's presence at the table
     _delta: DeltaEncoder | None = None  # HTML mode: the state frames as what changed
     _hidden: frozenset[int] = frozenset()  # the players this viewer blocked or muted here
@@ -150,17 +153,23 @@ class TableConsumer(SahratConsumer):
         """Send this viewer's whole state: from ``public`` (what a "table changed" event
         carries) and the shared snapshot when there is one, else read from the database."""
         state = None
+        read_at = 0.0
         if public is not None:
-            order = (public["match"]["number"], public["match"]["seq"])
+            read_at = public.get("_read_at", 0.0)
+            order = (public["match"]["number"], public["match"]["seq"], read_at)
             if order < self._sent:
                 return  # an older change arriving late: the newer state is already shown
             state = await self._state_from(public)
         if state is None:
             # The table read again: the row this socket loaded when it opened is old (its
             # chat_seq, which keys the chat lines read, and its status).
+            read_at = time.time()
             self.table = await db(Table.objects.get)(pk=self.table.pk)
             state = await db(selectors.table_state)(self.table, self.user)
-        self._sent = max(self._sent, (state["match"]["number"], state["match"]["seq"]))
+        order = (state["match"]["number"], state["match"]["seq"], read_at)
+        if order < self._sent:
+            return  # read while a newer change was already on its way here, and sent
+        self._sent = order
         frame = {"type": "state", **state}
         if viewers.watched_late(state):
             self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))

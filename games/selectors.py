@@ -8,6 +8,7 @@ socket sends it as JSON, the page renders it as HTML: one view, two renderings.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from cachetools import FIFOCache
@@ -202,6 +203,9 @@ def public_and_shown(
     """``table_public`` and the match whose view the table shows. A service that already holds
     the rows (the seats with their users, the current match and its seeds, all as its
     transaction left them) passes them in, so a move's broadcast reads nothing more."""
+    # When the reading began: of two reads of the same move, the later one saw every commit the
+    # earlier one saw (a seat's presence, a chat line), so its picture is the one to keep.
+    read_at = time.time()
     if seats is None:
         seats = list(table.seats.select_related("user__standing").order_by("number"))
     if match is None:
@@ -237,6 +241,7 @@ def public_and_shown(
             [r["user"] for r in shown.seating] if shown.pk != match.pk and shown.seating else None
         ),
         "_seat_teams": seat_teams,
+        "_read_at": read_at,
         # Who gave up a seat in the match or the one shown: they are told so (viewer_state).
         "_left_users": sorted({r["user"] for m in {match, shown} for r in m.leavers}),
         "_chat": lines,
