@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from contextlib import ExitStack
 
 import pytest
 import redis
+from channels_redis.utils import _consistent_hash
 from django.test import Client
 from websockets.sync.client import connect
 
@@ -55,8 +57,11 @@ def move(ws, state: dict) -> None:
     ws.send(json.dumps({"type": "move", "seq": state["match"]["seq"], "action": action}))
 
 
-def play_six_moves_across(one: str, two: str, table_id: str, users) -> None:
-    """Each player on one process: every move, made on one, reaches the player on the other."""
+def play_six_moves_across(
+    one: str, two: str, table_id: str, users, while_open: Callable[[], None] = lambda: None
+) -> None:
+    """Each player on one process: every move, made on one, reaches the player on the other.
+    ``while_open`` runs after the moves, the sockets still open."""
     with ExitStack() as stack:
         socks = [
             table_socket(stack, one, table_id, users[0]),
@@ -69,6 +74,7 @@ def play_six_moves_across(one: str, two: str, table_id: str, users) -> None:
             states = [state_at(ws, seq + 1) for ws in socks]
             assert states[0]["match"]["seq"] == states[1]["match"]["seq"] == seq + 1
             assert states[0]["view"]["marbles"] == states[1]["view"]["marbles"]
+        while_open()
 
 
 def test_two_daphne_processes_on_two_redis_shards_serve_one_table_together(creator, users):
@@ -92,19 +98,28 @@ def test_two_daphne_processes_on_two_redis_shards_serve_one_table_together(creat
     )
     try:
         wait_port(port, shard, "the second Redis")
-        table = make_table(creator, "jakaro", {"players": 2})
-        seat_humans(table, users[:2])
         env = _subprocess_env()
         env["CHANNEL_REDIS_URLS"] = f"{env['REDIS_URL']},redis://127.0.0.1:{port}/0"
+        # A table whose group channels-redis puts on the second server (by a hash of its name,
+        # channels_redis.utils._consistent_hash, what its pub/sub layer shards with;
+        # the same in every process): its moves reach the other process through that server.
+        prefix = env.get("CHANNEL_PREFIX", "sahrat")
+        for _ in range(40):
+            table = make_table(creator, "jakaro", {"players": 2})
+            group = f"{prefix}__group__{table.group}"
+            if _consistent_hash(group, 2) == 1:
+                break
+        seat_humans(table, users[:2])
+        second = redis.Redis(host="127.0.0.1", port=port)
+
+        def on_the_second_server() -> None:
+            assert group.encode() in second.pubsub_channels(f"{prefix}*")
+
         with (
             processes.daphne(env, ARTIFACTS / "daphne-shard-one.log") as (one, _),
             processes.daphne(env, ARTIFACTS / "daphne-shard-two.log") as (two, _),
         ):
-            play_six_moves_across(one, two, table.public_id, users)
-            # The second server, which nothing else uses, carried some of the channels.
-            prefix = env.get("CHANNEL_PREFIX", "sahrat")
-            second = redis.Redis(host="127.0.0.1", port=port)
-            assert second.pubsub_channels(f"{prefix}*")
+            play_six_moves_across(one, two, table.public_id, users, on_the_second_server)
     finally:
         stop(shard)
 
