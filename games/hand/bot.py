@@ -17,6 +17,7 @@ from .cards import hand_value, is_joker, make, rank_of, suit_of
 from .melds import Meld, MeldError, extend, swap
 
 View = Mapping[str, Any]
+VALUE_WEIGHT = 0.15  # keep-points a point of a card's value costs (high cards go first)
 
 
 def melds_of(v: View) -> list[Meld]:
@@ -59,7 +60,7 @@ def _keep_score(
                 score += 1.5
     if next_can_lay and _fits(card, melds):
         score += 6  # the next player could take it from the fire pile and lay it off
-    score -= hand_value(card) * 0.15  # throw high cards first: they cost most if caught
+    score -= hand_value(card) * VALUE_WEIGHT  # throw high cards first: they cost most if caught
     return score
 
 
