@@ -252,6 +252,8 @@ export function send(frame) {
   return true;
 }
 
+let chatSent = ""; // the chat line last sent from the box, until the server answers
+
 document.addEventListener("submit", (e) => {
   const form = e.target.closest("form.send[data-frame]");
   if (!form || !root.contains(form)) return;
@@ -265,8 +267,24 @@ document.addEventListener("submit", (e) => {
   showError("");
   if (send(frame) && frame.type === "chat") {
     const input = form.querySelector("input[name=text]");
-    if (input) input.value = "";
+    if (input) {
+      // What was typed is kept aside until the server answers: a refused line is given back.
+      chatSent = input.value.trim() === frame.text ? input.value : "";
+      input.value = "";
+    }
   }
+});
+
+// A chat line the server refused (too long, too fast, a refused word, a time-out: the words in
+// #chat-error, cleared when the next frame is sent) goes back into the box, unless the player
+// has started another one: nothing they typed is lost.
+document.addEventListener("htmx:wsAfterMessage", () => {
+  if (!chatSent) return;
+  const refused = document.getElementById("chat-error")?.textContent.trim();
+  if (!refused) return;
+  const input = root.querySelector(".chat-form input[name=text]");
+  if (input && !input.value) input.value = chatSent;
+  chatSent = "";
 });
 
 // A game's own script (static/js/<game>.js) sends its frames through this page's socket with

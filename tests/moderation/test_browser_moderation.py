@@ -89,6 +89,8 @@ def test_a_report_staff_act_and_the_player_reads_the_timeout(
         words = error.inner_text()
         assert "شتائم" in words or "إهانات" in words or "كلام" in words, words
         assert "حتى" in words, words
+        # What he typed is given back, not lost with the refusal.
+        assert o.locator("#sheet-chat input[name=text]").input_value() == "مرحبا"
         screenshot(o, "moderation-timeout-ar.png")
     finally:
         for ctx, _ in people:
