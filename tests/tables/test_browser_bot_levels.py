@@ -37,6 +37,11 @@ def test_a_table_of_strong_bots_from_the_create_form(
         page.wait_for_selector("#table-live[data-status='playing']")
         assert Seat.objects.get(table__public_id=table_id, number=1).bot_level == "strong"
         assert "لاعب آلي (قوي)" in page.locator("#table-live").inner_text()
+        # The seats' strip fits the phone's width: no hidden part to scroll to.
+        fits = "() => { const s = document.querySelector('#table-live .seats'); " + (
+            "return s.scrollWidth <= s.clientWidth; }"
+        )
+        assert page.evaluate(fits)
         screenshot(page, "bot-strong-seat-ar.png")
         # Two of her turns tapped: the strong bot answered each in between.
         match = Match.objects.get(table__public_id=table_id, number=1)
