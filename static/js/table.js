@@ -8,6 +8,8 @@
 // crypto.getRandomValues, only after the commitment it goes with is on the screen, and
 // (match, commitment, seat, seed) is kept in localStorage under the key in data-seeds-key.
 
+import { newSeed } from "../verify/fairness.js"; // the Verify page's own: one way to make a seed
+
 const root = document.getElementById("table");
 let socket = null;
 
@@ -185,16 +187,6 @@ function showError(text) {
   if (chat && !text) chat.textContent = "";
 }
 
-function hex(bytes) {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** 16 random bytes from the browser, as 32 lowercase hex characters (docs/fairness.md). */
-export function newSeed() {
-  if (!globalThis.crypto || !crypto.getRandomValues) return null;
-  return hex(crypto.getRandomValues(new Uint8Array(16)));
-}
-
 /** Every seed this browser sent: [{table, match, commitment, seat, seed, at}], newest last. */
 export function seedsKept() {
   return Sahrat.setting(root.dataset.seedsKey, []);
@@ -228,16 +220,18 @@ function addSeed(frame) {
   // The seed belongs to the commitment on the screen: refuse if the form's is not the one shown.
   const shown = live().querySelector("[data-commitment]");
   if (!shown || shown.textContent.trim() !== frame.commitment) return false;
-  const seed = newSeed();
-  if (!seed) return false;
-  frame.seed = seed;
+  try {
+    frame.seed = newSeed(); // 16 random bytes from the browser's WebCrypto (docs/fairness.md)
+  } catch {
+    return false; // a browser without WebCrypto: no seed, no sit-down
+  }
   const seat = frame.type === "sit" ? frame.seat : Number.parseInt(live().dataset.youSeat, 10);
   keepSeed({
     table: root.dataset.table,
     match: frame.match,
     commitment: frame.commitment,
     seat,
-    seed,
+    seed: frame.seed,
     at: new Date().toISOString(),
   });
   return true;
@@ -253,7 +247,6 @@ export function send(frame) {
 }
 
 let chatSent = ""; // the chat line last sent from the box, until the server answers
-
 document.addEventListener("submit", (e) => {
   const form = e.target.closest("form.send[data-frame]");
   if (!form || !root.contains(form)) return;
@@ -265,26 +258,17 @@ document.addEventListener("submit", (e) => {
   }
   if (frame.type === "move" && !frame.action) return;
   showError("");
-  if (send(frame) && frame.type === "chat") {
-    const input = form.querySelector("input[name=text]");
-    if (input) {
-      // What was typed is kept aside until the server answers: a refused line is given back.
-      chatSent = input.value.trim() === frame.text ? input.value : "";
-      input.value = "";
-    }
-  }
+  const input = send(frame) && frame.type === "chat" && form.querySelector("input[name=text]");
+  if (input) [chatSent, input.value] = [input.value.trim() === frame.text ? input.value : "", ""];
 });
 
-// A chat line the server refused (too long, too fast, a refused word, a time-out: the words in
-// #chat-error, cleared when the next frame is sent) goes back into the box, unless the player
-// has started another one: nothing they typed is lost.
+// A chat line the server refused (its words in #chat-error, emptied when the next frame is sent)
+// goes back into the box, unless the player has begun another: nothing they typed is lost.
 document.addEventListener("htmx:wsAfterMessage", () => {
-  if (!chatSent) return;
-  const refused = document.getElementById("chat-error")?.textContent.trim();
-  if (!refused) return;
-  const input = root.querySelector(".chat-form input[name=text]");
-  if (input && !input.value) input.value = chatSent;
-  chatSent = "";
+  const input = chatSent && document.getElementById("chat-error")?.textContent.trim();
+  const box = input && root.querySelector(".chat-form input[name=text]");
+  if (box && !box.value) box.value = chatSent;
+  if (input) chatSent = "";
 });
 
 // A game's own script (static/js/<game>.js) sends its frames through this page's socket with
