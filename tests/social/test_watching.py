@@ -19,7 +19,7 @@ from games.selectors import load_state
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_consumers import TIMEOUT, connect, next_state
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]  # async tests: asyncio_mode = auto
 
 
 async def first_move(match: Match, user) -> int:
