@@ -7,7 +7,7 @@ commit is the ending's, not counted),
 the players' rating rows already there (their first match creates them: ``rate_first_ms``);
 ``queries`` counted for one. ``end_ms_<mode>`` and ``end_queries_<mode>``: the whole of what
 the standing adds to an ending (``match_ended``: the rating, each player's history line, their
-reputation and totals). Target (issue 21): at most 2 ms. The run uses ``DATABASE_URL``
+reputation and totals). Target: at most 2 ms. The run uses ``DATABASE_URL``
 (default the local ``test`` database) and leaves its users, matches and ratings there; the
 ratings it writes are what ``manage.py standing_rebuild`` would compute.
 """

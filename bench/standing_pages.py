@@ -9,7 +9,7 @@ side, the template included; no network) and timed; the queries of one request a
 Figures (one JSON line at the end): ``history_matches``; ``profile_ms`` (the page, first page of
 the history), ``profile_deep_ms`` (a page far back in the history), ``leaderboard_ms`` (a mode's
 two boards, the 30-day one as kept for a minute), ``leaderboard_cold_ms`` (that board counted
-again): medians of ``--repeat`` requests, and their p90; ``*_queries``. Target (issue 21): at
+again): medians of ``--repeat`` requests, and their p90; ``*_queries``. Target: at
 most 50 ms each. The run leaves its rows in the database (``DATABASE_URL``, default the local
 ``test`` database); each run makes its own players.
 """

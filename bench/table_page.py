@@ -49,7 +49,7 @@ SLOW_4G = {
     "downloadThroughput": 1.6 * 1024 * 1024 / 8,  # bytes per second
     "uploadThroughput": 750 * 1024 / 8,
 }
-# A 2G-like link (issue 20): a move must still show well within a turn.
+# A 2G-like link: a move must still show well within a turn.
 SLOW_2G = {
     "offline": False,
     "latency": 1500,

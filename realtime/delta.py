@@ -1,4 +1,4 @@
-"""A page's state frames sent as what changed since the last one on the same socket (issue 20).
+"""A page's state frames sent as what changed since the last one on the same socket.
 
 A table's HTML frame is the whole table drawn for one viewer, 15 to 25 KB; a move changes a
 few hundred bytes of it. On a 2G-like link (40 kbit/s) the whole frame took 5 to 7 s to show a

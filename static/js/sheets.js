@@ -1,4 +1,4 @@
-// The table's sheets and dock (issue 20): what a player does not need every turn (chat, the fair
+// The table's sheets and dock: what a player does not need every turn (chat, the fair
 // shuffle, the score sheet, settings, the table in words, leaving) is a <dialog class="sheet">
 // anywhere in the page, named for the dock by data-dock (its words), data-dock-order and
 // data-dock-icon. This script keeps one dock button per sheet, opens a sheet as a modal dialog

@@ -1,4 +1,4 @@
-// A turn you cannot miss (issue 20): when the turn comes to this player, the table is outlined
+// A turn you cannot miss: when the turn comes to this player, the table is outlined
 // and "Your turn" shows a moment (and the phone vibrates, where the player asked for it in the
 // More sheet and the browser allows); in the last five seconds of the turn the seconds show
 // large over the table. The games add their own sound (their settings). The seconds are the

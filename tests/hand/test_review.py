@@ -186,7 +186,7 @@ def _hint_texts(v: dict) -> list[str]:
 
 
 def test_hints_never_offer_a_lay_off_that_leaves_only_a_joker() -> None:
-    """Issue 4: the easy table shows hints and blocks illegal moves, so a hint must be a move the
+    """The easy table shows hints and blocks illegal moves, so a hint must be a move the
     engine accepts. Laying off 5S here would leave only the joker, which cannot be thrown."""
     st, _ = build_state(
         {

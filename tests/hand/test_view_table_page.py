@@ -1,4 +1,4 @@
-"""The view keys the table page needs (issue 11): ``fire_usable`` before a draw and the
+"""The view keys the table page needs: ``fire_usable`` before a draw and the
 suggested throw ``hints.throw`` at an easy table; neither at a strict one, nor for another seat."""
 
 from __future__ import annotations

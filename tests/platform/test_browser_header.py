@@ -1,5 +1,5 @@
 """The site's header takes one line on a phone (390 px wide), in Arabic and in English, signed
-in or not (issue 18, item 10): every item sits on one row, the header is no taller than its
+in or not: every item sits on one row, the header is no taller than its
 tallest item and its padding, nothing is pushed out of sight, and the page never scrolls
 sideways. Screenshots in test-artifacts/."""
 

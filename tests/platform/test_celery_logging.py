@@ -1,5 +1,5 @@
 """Celery's lines about the routine periodic tasks (the heartbeat every 10 s, the sweeper every
-second or two) are DEBUG, not INFO (issue 18, item 11): quiet at --loglevel=INFO, shown when asked
+second or two) are DEBUG, not INFO: quiet at --loglevel=INFO, shown when asked
 (--loglevel=DEBUG). Other tasks' lines keep INFO. The lines come from Celery's own code: beat's
 Scheduler.apply_entry, and the worker's "received" and "succeeded" messages."""
 

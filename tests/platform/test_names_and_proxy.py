@@ -1,4 +1,4 @@
-"""Names nobody can fake, sign-ups that race, and the log-in throttle behind a proxy (issue 8)."""
+"""Names nobody can fake, sign-ups that race, and the log-in throttle behind a proxy."""
 
 from __future__ import annotations
 

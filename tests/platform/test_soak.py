@@ -1,10 +1,11 @@
 """The running platform, used as players use it: for many seconds, concurrently, from outside.
 
 Each test starts its own Daphne against the test PostgreSQL and Redis (so its connections can be
-counted by application name) and drives it with real WebSocket and HTTP clients. Before issue 8
-every one of these failed: sockets died with 1011 after ~5 s, 20 concurrent clients took one
-Daphne to ~100 PostgreSQL connections and got 5xx answers, 500 sockets at once gave ~200 HTTP 500s,
-and one flooding socket delayed everybody's round trip by seconds. No assertion here is on
+counted by application name) and drives it with real WebSocket and HTTP clients. Before the
+platform was hardened every one of these failed: sockets died with 1011 after ~5 s, 20
+concurrent clients took one Daphne to ~100 PostgreSQL connections and got 5xx answers, 500
+sockets at once gave ~200 HTTP 500s, and one flooding socket delayed everybody's round trip by
+seconds. No assertion here is on
 wall-clock speed; the timeouts only bound how long a broken run can hang.
 """
 

@@ -1,4 +1,4 @@
-"""The word functions (issue 18, items 5 and 9): counted words in Arabic's six plural forms, one
+"""The word functions: counted words in Arabic's six plural forms, one
 digit style, dates a player reads, names joined as a sentence says them, results, bots and the
 replay in words, and the catalogue's own rules (a context where one English word means two
 things, «كلمة المرور» for every password)."""
@@ -202,7 +202,8 @@ def test_every_password_is_kalimat_al_murur():
 
 
 def test_no_two_meanings_share_one_entry():
-    """The words issue 18 names: each appears once per context, and the verb «matches» has one."""
+    """The words a new player's walk named: each appears once per context, and the verb
+    «matches» has one."""
     keys = [(ctx, msgid) for ctx, msgid, _s in _entries()]
     assert len(keys) == len(set(keys))
     assert ("the browser agrees with the server", "matches") in keys

@@ -1,5 +1,5 @@
 """A browser page's console errors, uncaught script errors and CSP violations, collected while
-a test plays through it (issue 18, item 12): every live update swaps server-made HTML into the
+a test plays through it: every live update swaps server-made HTML into the
 page, and the page's own policy (style-src 'self', script-src 'self') must hold for all of it.
 The whole matches played through the pages (tests/tables/test_browser_tables.py for Jakaro,
 tests/tables/test_hand_table.py for Hand) end with ``Console.problems() == []``."""

@@ -1,4 +1,4 @@
-"""The admin in Arabic (issue 18, item 9): every column header and field label of the tables'
+"""The admin in Arabic: every column header and field label of the tables'
 and coins' pages is translated (verbose_name on each field), and dates read day first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The majlis in headless Chromium at phone size, in Arabic (issue 18, items 6, 7 and 10):
+"""The majlis in headless Chromium at phone size, in Arabic:
 the create form shows only the chosen game's options and seats its creator at once on the
 seat chosen, with a seed made by the creator's browser; the list filters by game; quick play
 sits a player at the first open seat that fits, or offers the create form filled in; a private

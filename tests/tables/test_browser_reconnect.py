@@ -1,4 +1,4 @@
-"""A table page whose socket closes comes back by itself (issue 18, item 2), in headless
+"""A table page whose socket closes comes back by itself, in headless
 Chromium against a real Daphne and Celery worker.
 
 The htmx ws extension retried only after 1006, 1011, 1012 and 1013; after a clean close (1000),

@@ -1,5 +1,5 @@
 """The words a player reads, in headless Chromium at 390×844 in Arabic, against a real Daphne and
-Celery worker (issue 18, item 9 and item 5): counts in Arabic's plural forms with one digit style
+Celery worker: counts in Arabic's plural forms with one digit style
 (the profile's choice, the countdown included), dates day-first with the month's name and no
 microseconds, two bots at one table told apart, the replay in words, and the Verify page saying
 «مطابق» where the browser agrees. Screenshots go to test-artifacts/."""

@@ -1,4 +1,4 @@
-"""The Hand table as players use it (issue 11), in headless Chromium against a real Daphne and a
+"""The Hand table as players use it, in headless Chromium against a real Daphne and a
 real Celery worker (tests/tables/conftest.py, ``live_site``).
 
 Two people sit at a table through the services; the test then puts the match in a known

@@ -1,4 +1,4 @@
-"""What each seat's Hand fragment holds (issue 11): the seat's own view as JSON for the page's
+"""What each seat's Hand fragment holds: the seat's own view as JSON for the page's
 script, its own cards drawn, and nothing of another seat's hand, neither in the JSON nor in the
 HTML (no card drawn, no card named). Rendered from ``selectors.table_state`` exactly as the
 table socket's HTML mode sends it."""

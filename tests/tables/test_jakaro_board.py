@@ -1,4 +1,4 @@
-"""The Jakaro board (issue 12) as the server draws it: the SVG's squares, homes, bases and
+"""The Jakaro board as the server draws it: the SVG's squares, homes, bases and
 marbles with their names, the card faces, and the data the page's script reads; and no seat's
 fragment holds another seat's cards."""
 

@@ -1,4 +1,4 @@
-"""The Jakaro board (issue 12) played through the page in headless Chromium, against a real
+"""The Jakaro board played through the page in headless Chromium, against a real
 Daphne and a real Celery worker (tests/tables/conftest.py, ``live_site``). Each test puts the
 match in a scripted position (the scenario format, written to the match's snapshot and broadcast
 like any change) and plays it by tapping cards, marbles and squares; Sara plays on a phone in
@@ -890,7 +890,7 @@ def test_moves_animate_along_the_track_unless_reduced_motion_and_the_last_stays_
         wait_pos(page, 0, 23)
     moves = {m["m"]: m["steps"] for m in a.evaluate("window.__moves")}
     # Sara's King walks its 13 squares; the two marbles it knocks out go back to base; each in
-    # 300 ms at most (issue 20: a quick opponent's next move must not wait for it).
+    # 300 ms at most (a quick opponent's next move must not wait for it).
     assert moves["0"] >= 14 and "4" in moves and "5" in moves
     assert max(m["ms"] for m in a.evaluate("window.__moves")) <= 300
     assert b.evaluate("window.__moves") == []  # Ali asked for reduced motion

@@ -1,4 +1,4 @@
-"""Seats whose player is away or gone (issue 18, items 3, 4, 8 and 10): an away seat's turn is
+"""Seats whose player is away or gone: an away seat's turn is
 short, a seat given up (away past the seat-keeping, or left from the table) is one code path,
 played at once, its player named in the result and her wallet; a match the staff cancel says so.
 Driven through games/services/, as the consumers and the Celery tasks drive it."""

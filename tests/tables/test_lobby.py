@@ -1,4 +1,4 @@
-"""The majlis's forms and list (issue 18, items 6 and 7), through Django's test client: the
+"""The majlis's forms and list, through Django's test client: the
 create form refuses what the chosen game does not have and sends its creator to the seat they
 chose; the list filters by game and never calls a full table "waiting"; quick play finds the
 first open seat that fits, or offers the create form filled in."""

@@ -1,4 +1,4 @@
-"""The table is one screen (issue 20), in headless Chromium against the live site: seated at a
+"""The table is one screen, in headless Chromium against the live site: seated at a
 match of either game, or watching one, at four phone screens (three held upright, one sideways)
 and in both languages, the page does not scroll, and every control a turn needs is inside the
 screen; what is not needed every turn opens from the dock as a sheet and closes again.

@@ -1,4 +1,4 @@
-"""A broadcast racing a closing socket is not an error (issue 18, item 11).
+"""A broadcast racing a closing socket is not an error.
 
 Daphne hands a frame to autobahn, which refuses it with ``Disconnected("Attempt to send on a
 closed protocol")`` once the close handshake has begun (the client's close frame arrived, or this

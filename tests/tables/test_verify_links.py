@@ -1,5 +1,5 @@
-"""Every Verify link a player taps after a match reaches that match's Verify page (issue 18,
-item 1): the table page's fair-shuffle links (Hand and Jakaro), the Jakaro end screen's link and
+"""Every Verify link a player taps after a match reaches that match's Verify page: the
+table page's fair-shuffle links (Hand and Jakaro), the Jakaro end screen's link and
 the wallet history's match links, followed in headless Chromium against a real Daphne. The old
 form of the link, /verify/<id>/, moves permanently to /verify/m/<id>/ (it may be shared)."""
 
