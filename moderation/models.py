@@ -90,10 +90,20 @@ class Report(models.Model):
     reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
     words = models.CharField(_("their words"), max_length=500, blank=True)
     table = models.ForeignKey(
-        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
     )
     match = models.ForeignKey(
-        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Match",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
     )
     chat = models.JSONField(_("the chat when reported"), default=list, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True)

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils import translation
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -19,6 +20,20 @@ from moderation.admin import ReadOnly
 from moderation.models import ChatTimeout, CoinBan, Report, StaffAction
 from social import moderation as services
 from social.models import Block, Follow, SocialSettings
+
+# The staff read a timeout's length and a saved line's chat in their language, not as the keys
+# the records keep ("24h", "team").
+TIMEOUT_WORDS = {"1h": _("1 hour"), "24h": _("24 hours"), "7d": _("7 days")}
+CHAT_WORDS = {"table": _("table"), "team": _("team"), "watchers": _("watchers")}
+
+
+def _shown_line(line: dict[str, Any]) -> dict[str, Any]:
+    """A saved chat line as the queue shows it: its time a datetime, its chat in words."""
+    return {
+        **line,
+        "at": parse_datetime(line["at"]),
+        "chat": CHAT_WORDS.get(line["chat"], line["chat"]),
+    }
 
 
 @admin.register(Follow)
@@ -69,12 +84,12 @@ class ReportAdmin(ReadOnly):
             default_reason = str(report.get_reason_display())
         extra = {
             "report": report,
-            "chat": report.chat,
+            "chat": [_shown_line(line) for line in report.chat],
             "earlier_reports": earlier.select_related("reporter")[:20],
             "timeouts": ChatTimeout.objects.filter(user=report.reported).order_by("-at")[:20],
             "coin_ban": CoinBan.objects.filter(user=report.reported).first(),
             "log": StaffAction.objects.filter(player=report.reported).select_related("staff")[:20],
-            "lengths": list(services.TIMEOUTS),
+            "lengths": [(key, TIMEOUT_WORDS[key]) for key in services.TIMEOUTS],
             "default_reason": default_reason,
             "act_url": reverse("admin:moderation_report_act", args=[report.pk]),
         }
