@@ -39,9 +39,15 @@ def _fits(card: str, melds: list[Meld]) -> bool:
 
 
 def _keep_score(
-    card: str, hand: list[str], melded: Counter, next_can_lay: bool, melds: list[Meld]
+    card: str,
+    hand: list[str],
+    melded: Counter,
+    next_can_lay: bool,
+    melds: list[Meld],
+    value_weight: float = VALUE_WEIGHT,
 ) -> float:
-    """How much a card is worth keeping: meld membership, partial melds, danger of feeding."""
+    """How much a card is worth keeping: meld membership, partial melds, danger of feeding, less
+    ``value_weight`` a point of the card's value (the strong bot weighs value by the moment)."""
     score = 0.0
     if melded[card] > 0:
         score += 100
@@ -60,7 +66,7 @@ def _keep_score(
                 score += 1.5
     if next_can_lay and _fits(card, melds):
         score += 6  # the next player could take it from the fire pile and lay it off
-    score -= hand_value(card) * VALUE_WEIGHT  # throw high cards first: they cost most if caught
+    score -= hand_value(card) * value_weight  # throw high cards first: they cost most if caught
     return score
 
 

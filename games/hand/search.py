@@ -114,10 +114,7 @@ def choose(v: Mapping[str, Any]) -> Action:
     keep = {}
     for c in dict.fromkeys(throwable):
         # The good bot's keep-points, with the card's value weighed as above instead.
-        base = bot._keep_score(
-            c, hand, melded, next_can_lay, melds
-        ) + bot.VALUE_WEIGHT * hand_value(c)
-        keep[c] = base - weight * hand_value(c)
+        keep[c] = bot._keep_score(c, hand, melded, next_can_lay, melds, value_weight=weight)
     ranked = sorted(keep, key=lambda c: (keep[c], -hand_value(c), c))[:CANDIDATES]
     rnd = random.Random(seed_of(v))
     cards = unseen(v)
