@@ -14,6 +14,7 @@ now (a change it was never told of: the state comes with the new socket)."""
 from __future__ import annotations
 
 import threading
+from contextlib import ExitStack
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -231,14 +232,19 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
     client.force_login(sara)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
     ws_base = base.replace("http://", "ws://")
-    others = [
-        connect(f"{ws_base}/ws/majlis/", additional_headers={"Cookie": cookie, "Origin": base})
+    # Each socket opened as a context (websockets 14+ deprecates a bare connect()); closing the
+    # stack closes them all.
+    others = ExitStack()
+    sockets = [
+        others.enter_context(
+            connect(f"{ws_base}/ws/majlis/", additional_headers={"Cookie": cookie, "Origin": base})
+        )
         for _ in range(10)
     ]
     context, page = open_as(chromium, base, sara, lang="ar")
     hurried(page)
     try:
-        for ws in others:
+        for ws in sockets:
             assert '"hello"' in ws.recv(timeout=30)
         page.goto(f"{base}/majlis/t/{match.table.public_id}/")
         # Its first try refused.
@@ -252,16 +258,13 @@ def test_a_long_outage_offers_a_reload_and_the_page_still_comes_back(
         assert "ما زال الاتصال منقطعًا" in page.get_by_test_id("table-down-text").inner_text()
         assert page.locator("#table-conn.on").count() == 0
         screenshot(page, "table-down-ar.png")
-        for ws in others:
-            ws.close()
-        others = []
+        others.close()
         until_live(page)
         wait_live(page)
         page.wait_for_selector("#table-down", state="hidden")
         assert reload.is_hidden()
     finally:
-        for ws in others:
-            ws.close()
+        others.close()
         context.close()
 
 
