@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import F
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import games
 from games.models import Match, MatchAction, Seat
@@ -46,6 +47,23 @@ def wait_for(check, seconds: float = 60, what: str = "") -> None:
             return
         time.sleep(0.2)
     raise AssertionError(f"gave up waiting for {what}")
+
+
+def stalled(page, match: Match, seen: int, choice: str) -> str:
+    """What the page and the database show when Omar's turn did not come back after his move:
+    the page's seq, turn and error line, and the match's seq, deadline, countdown and last
+    actions (the test failed so once under load; this says which side stopped)."""
+    live = page.locator("#table-live")
+    error = page.locator("#table-error").all_inner_texts()
+    match.refresh_from_db()
+    last = list(match.actions.order_by("-seq").values_list("seq", "seat", "by", "action")[:4])
+    return (
+        f"after move {choice!r} at page seq {seen}: page seq {live.get_attribute('data-seq')}, "
+        f"your turn {live.get_attribute('data-your-turn')}, status "
+        f"{live.get_attribute('data-status')}, error {error}; "
+        f"match seq {match.seq}, status {match.status}, deadline {match.deadline}, "
+        f"timer_at {match.timer_at}, last actions {last}"
+    )
 
 
 def reopen(context, url: str):
@@ -138,13 +156,16 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
             choice = engine.bot_action(engine.view(state, 1))
             moves = open_sheet(b, "jk-sheet-moves")  # the moves as a list, in their sheet
             moves.locator(f".moves button[data-action='{choice}']").click()
-            b.wait_for_function(
-                """s => { const l = document.getElementById('table-live');
-                          return l.dataset.status !== 'playing' ||
-                                 (+l.dataset.seq >= s + 2 && l.dataset.yourTurn === '1'); }""",
-                arg=seen,
-                polling=POLL_MS,
-            )
+            try:
+                b.wait_for_function(
+                    """s => { const l = document.getElementById('table-live');
+                              return l.dataset.status !== 'playing' ||
+                                     (+l.dataset.seq >= s + 2 && l.dataset.yourTurn === '1'); }""",
+                    arg=seen,
+                    polling=POLL_MS,
+                )
+            except PlaywrightTimeout as exc:  # once in many runs: say where the turn stopped
+                raise AssertionError(stalled(b, match, seen, choice)) from exc
         played_for = match.actions.filter(seat=0, seq__gt=given_up_at)
         assert played_for.exists()
         assert set(played_for.values_list("by", flat=True)) == {MatchAction.By.TIMEOUT}
