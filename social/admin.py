@@ -13,9 +13,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from games.faces import game_name
 from moderation.admin import ReadOnly
 from moderation.models import ChatTimeout, CoinBan, Report, StaffAction
 from social import moderation as services
@@ -59,14 +61,33 @@ class SocialSettingsAdmin(ReadOnly):
 class ReportAdmin(ReadOnly):
     """The moderation queue: the changelist opens on the open reports, newest first."""
 
-    list_display = ("at", "reported", "reason", "reporter", "table", "status", "handled_by")
+    list_display = ("at", "reported", "reason", "reporter", "where", "status", "handled_by")
     list_filter = ("status", "reason")
-    list_select_related = ("reported", "reporter", "table", "handled_by")
+    list_select_related = ("reported", "reporter", "table", "match", "handled_by")
     search_fields = ("reported__username", "reporter__username", "words")
     ordering = ("-at",)
     change_form_template = "admin/moderation/report/change_form.html"
-    readonly_fields = ("reporter", "reported", "reason", "words", "table", "match", "at")
+    readonly_fields = ("reporter", "reported", "reason", "words", "where", "match_shown", "at")
     fields = (*readonly_fields, "status", "handled_by", "handled_at")
+
+    # The table and the match by the game's name in the staff's language, each a link to what a
+    # player would open (the table's page, the match's Verify page), not as the records print
+    # themselves ("hand 36b9…").
+    @admin.display(description=_("table"), ordering="table")
+    def where(self, report: Report) -> str:
+        table = report.table
+        if table is None:
+            return "—"
+        url = reverse("games:table", args=[table.public_id])
+        return format_html('<a href="{}">{} {}</a>', url, game_name(table.game), table.public_id)
+
+    @admin.display(description=_("match"))
+    def match_shown(self, report: Report) -> str:
+        match = report.match
+        if match is None:
+            return "—"
+        url = reverse("verify:match", args=[match.public_id])
+        return format_html('<a href="{}">{} {}</a>', url, game_name(match.game), match.public_id)
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         # The queue: open reports unless the staff member chose another filter.

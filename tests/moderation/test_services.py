@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import selectors
 from games import services as game_services
+from games.faces import game_name
 from games.models import ChatMessage, Match, Table
 from games.services import TableError
 from moderation import rules
@@ -254,6 +255,11 @@ def test_the_admin_queue_shows_the_chat_and_acts_in_one_click(users, table, staf
     assert b.display_name in queue.content.decode()
     page = client.get(reverse("admin:moderation_report_change", args=[report.pk]))
     assert b'data-testid="saved-chat"' in page.content and b"******" in page.content
+    # The table by its game's name, a link to its page; not as the record prints itself.
+    link = f'<a href="{reverse("games:table", args=[table.public_id])}">'
+    for shown in (queue.content.decode(), page.content.decode()):
+        assert f"{link}{game_name(table.game)} {table.public_id}</a>" in shown
+        assert str(table) not in shown
     act = reverse("admin:moderation_report_act", args=[report.pk])
     assert client.post(act, {"action": "timeout_1h", "reason": ""}).status_code == 302
     assert not StaffAction.objects.exists()  # a timeout needs the reason the player is shown
