@@ -6,9 +6,10 @@ site reads one REDIS_URL at import for the channel layer, the Celery broker and 
 sockets counted per account, the heartbeat). Two workers sharing it would count each other's
 sockets for their users of the same number, and one worker's Celery would take the other's
 tasks. So worker ``gwK`` uses database ``N + K`` of the Redis that REDIS_URL names (``/9``: gw0
-on 9, gw1 on 10). It is set in the environment before the site's settings are read, so the
-servers a worker starts (tests/conftest.py ``_subprocess_env``) inherit it. A run without xdist
-keeps REDIS_URL as it is.
+on 9, gw1 on 10), and a channel prefix of its own (CHANNEL_PREFIX ``sahrat-gwK``: pub/sub knows
+no databases). Both are set in the environment before the site's settings are read, so the
+servers a worker starts (tests/conftest.py ``_subprocess_env``) inherit them. A run without
+xdist keeps REDIS_URL and CHANNEL_PREFIX as they are.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ if _worker:
     os.environ["REDIS_URL"] = redis_url_for_worker(
         os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), _worker
     )
+    # The channel layer is pub/sub, and Redis's PUBLISH reaches every subscriber whatever
+    # database it selected: the database number parts the workers' keys but not their groups.
+    # Both workers number their users from 1, so a "user.3" or "presence.3" message of one
+    # reached the other's sockets of user 3 (the presence bench counted two such changes as 40
+    # leaks). A prefix of each worker's own parts them.
+    os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'sahrat')}-{_worker}"
 
 # The suite commits thousands of small transactions (every move of every match it plays, the
 # flush after each transactional test); waiting for each one's WAL flush to reach the disk was a
