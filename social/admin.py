@@ -38,6 +38,14 @@ def _shown_line(line: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _game_link(record: Any, url_name: str) -> str:
+    """A table or a match as a link to its page: the game's name and its public id."""
+    if record is None:
+        return "—"
+    url = reverse(url_name, args=[record.public_id])
+    return format_html('<a href="{}">{} {}</a>', url, game_name(record.game), record.public_id)
+
+
 @admin.register(Follow)
 class FollowAdmin(ReadOnly):
     list_display = ("follower", "followed", "at")
@@ -75,19 +83,11 @@ class ReportAdmin(ReadOnly):
     # themselves ("hand 36b9…").
     @admin.display(description=_("table"), ordering="table")
     def where(self, report: Report) -> str:
-        table = report.table
-        if table is None:
-            return "—"
-        url = reverse("games:table", args=[table.public_id])
-        return format_html('<a href="{}">{} {}</a>', url, game_name(table.game), table.public_id)
+        return _game_link(report.table, "games:table")
 
     @admin.display(description=_("match"))
     def match_shown(self, report: Report) -> str:
-        match = report.match
-        if match is None:
-            return "—"
-        url = reverse("verify:match", args=[match.public_id])
-        return format_html('<a href="{}">{} {}</a>', url, game_name(match.game), match.public_id)
+        return _game_link(report.match, "verify:match")
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         # The queue: open reports unless the staff member chose another filter.

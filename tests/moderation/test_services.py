@@ -260,6 +260,12 @@ def test_the_admin_queue_shows_the_chat_and_acts_in_one_click(users, table, staf
     for shown in (queue.content.decode(), page.content.decode()):
         assert f"{link}{game_name(table.game)} {table.public_id}</a>" in shown
         assert str(table) not in shown
+    # And the match the report was made in, a link to its Verify page.
+    match = report.match
+    verify = reverse("verify:match", args=[match.public_id])
+    assert (
+        f'<a href="{verify}">{game_name(match.game)} {match.public_id}</a>' in page.content.decode()
+    )
     act = reverse("admin:moderation_report_act", args=[report.pk])
     assert client.post(act, {"action": "timeout_1h", "reason": ""}).status_code == 302
     assert not StaffAction.objects.exists()  # a timeout needs the reason the player is shown
