@@ -89,6 +89,11 @@ class ReportAdmin(ReadOnly):
     def match_shown(self, report: Report) -> str:
         return _game_link(report.match, "verify:match")
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # A report is the player's word and the chat it saved: the staff close it by acting or
+        # dismissing (both logged), never by making it disappear.
+        return False
+
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         # The queue: open reports unless the staff member chose another filter.
         if not any(k.startswith("status") for k in request.GET) and "q" not in request.GET:

@@ -266,6 +266,11 @@ def test_the_admin_queue_shows_the_chat_and_acts_in_one_click(users, table, staf
     assert (
         f'<a href="{verify}">{game_name(match.game)} {match.public_id}</a>' in page.content.decode()
     )
+    # A report is closed by acting on it or dismissing it, never deleted.
+    assert b"/delete/" not in page.content
+    delete = reverse("admin:moderation_report_delete", args=[report.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert Report.objects.filter(pk=report.pk).exists()
     act = reverse("admin:moderation_report_act", args=[report.pk])
     assert client.post(act, {"action": "timeout_1h", "reason": ""}).status_code == 302
     assert not StaffAction.objects.exists()  # a timeout needs the reason the player is shown
