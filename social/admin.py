@@ -71,7 +71,7 @@ class ReportAdmin(ReadOnly):
 
     list_display = ("at", "reported", "reason", "reporter", "where", "status", "handled_by")
     list_filter = ("status", "reason")
-    list_select_related = ("reported", "reporter", "table", "match", "handled_by")
+    list_select_related = ("reported", "reporter", "table", "handled_by")
     search_fields = ("reported__username", "reporter__username", "words")
     ordering = ("-at",)
     change_form_template = "admin/moderation/report/change_form.html"

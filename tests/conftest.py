@@ -40,8 +40,8 @@ def _subprocess_env() -> dict[str, str]:
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "sahrat_site.settings"
     # Served as players get it, not as a developer's `make run`: no SQL query log, no debug
-    # pages, static files fresh for WhiteNoise's 60 s instead of asked again on every page load
-    # (a sixth of the browser tests' CPU went to those). A test that wants DEBUG sets it.
+    # pages, static files fresh for WhiteNoise's 60 s instead of asked again on every page
+    # load. A test that wants DEBUG sets it.
     env.setdefault("DJANGO_DEBUG", "0")
     if connections["default"].vendor == "postgresql":  # the tests' own backend is one too
         user, password = db.get("USER") or "", db.get("PASSWORD") or ""

@@ -266,6 +266,9 @@ def test_the_admin_queue_shows_the_chat_and_acts_in_one_click(users, table, staf
     assert (
         f'<a href="{verify}">{game_name(match.game)} {match.public_id}</a>' in page.content.decode()
     )
+    # Both links open their pages for the staff member.
+    assert client.get(reverse("games:table", args=[table.public_id])).status_code == 200
+    assert client.get(verify).status_code == 200
     # A report is closed by acting on it or dismissing it, never deleted.
     assert b"/delete/" not in page.content
     delete = reverse("admin:moderation_report_delete", args=[report.pk])
