@@ -168,6 +168,11 @@ def _with_leavers(seats: list[dict[str, Any]], leavers: list[dict[str, Any]]) ->
     ]
 
 
+def _fair(match: dict[str, Any]) -> dict[str, Any]:
+    """What the fairness block shows of a match: its commitment, seeds and revealed secret."""
+    return {k: match.get(k) for k in ("id", "number", "commitment", "seeds", "secret")}
+
+
 def table_context(state: dict[str, Any]) -> dict[str, Any]:
     """Everything the table templates need, from one viewer's ``table_state``."""
     table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
@@ -254,6 +259,9 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         # The game's own scripts, loaded in the table page's head so they run before the first
         # state frame swaps the game's part in.
         "game_scripts": face.SCRIPTS,
+        # The fairness block's own values (a part drawn once per change: templatetags/parts.py).
+        "fair": _fair(match),
+        "fair_shown": _fair(shown) if shown else None,
         "chat": state["chat"],
         "chat_off": state["you"].get("chat_off", False),
         "seeds_key": SEEDS_KEY,

@@ -89,7 +89,8 @@ def delta_ops(old: list[str], new: list[str]) -> list[list[int] | str]:
         run = 0
         while j + run < n and start + run < len(old) and old[start + run] == new[j + run]:
             run += 1
-        if sum(len(p) for p in new[j : j + run]) < COPY_BYTES:
+        # A piece is never empty: a run of COPY_BYTES pieces or more is worth a copy.
+        if run < COPY_BYTES and sum(len(p) for p in new[j : j + run]) < COPY_BYTES:
             text.extend(new[j : j + run])
         else:
             if text:

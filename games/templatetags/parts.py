@@ -1,0 +1,87 @@
+"""``{% part "name" a=x b=y %}…{% endpart %}``: a piece of a table frame drawn once for the values
+it is given, and kept.
+
+Every seat's socket draws the whole table at every move (games/rendering.py), yet most of a
+frame is the same as the one before: the score sheet changes once a round, the fairness block
+once a match, a player's own cards only when she moves, the melds when someone lays down. A part
+is drawn from the values named in its tag ALONE (its body sees nothing else of the page: not the
+state, not the request), so the same values, language and digit style always draw the same
+HTML; the process keeps the HTML of the last ``PARTS_CACHED`` (name, language, digit style,
+values) and draws again only what changed. What a part's body uses must be passed to it: a
+name it reads and was not given is empty, as in an ``{% include … only %}``.
+
+The values are keyed by a digest of their JSON (lazily translated words as the text they stand
+for in the language drawn; anything else JSON does not know by its ``str``): two values with the
+same JSON are the same value to a part. A value the body marks up (a ``SafeString``) and plain
+text with the same characters would share a key, so a part's value must always be one or always
+the other: each comes from one line of a face (games/faces/).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from typing import Any
+
+from cachetools import LRUCache
+from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from language import digits
+
+register = template.Library()
+
+# At 1,000 tables of four seats a table's parts live a round of turns (four moves) between two
+# draws of the same seat: about three parts a seat kept, of 1 to 5 KB each.
+PARTS_CACHED = 16_384
+_drawn: LRUCache[tuple[str, str, str, bytes], SafeString] = LRUCache(maxsize=PARTS_CACHED)
+# The sockets draw on the event loop's thread, the table page in a request's: one at a time.
+_lock = threading.Lock()
+
+
+def _plain(value: Any) -> str:
+    return str(value)  # a lazy word (as the active language says it), a date, a Decimal
+
+
+def _key(values: dict[str, Any]) -> bytes:
+    text = json.dumps(values, default=_plain, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+class PartNode(template.Node):
+    def __init__(self, name: str, values: dict[str, FilterExpression], body: NodeList) -> None:
+        self.name = name
+        self.values = values
+        self.body = body
+
+    def render(self, context: template.Context) -> SafeString:
+        values = {k: v.resolve(context) for k, v in self.values.items()}
+        key = (self.name, translation.get_language() or "", digits.current(), _key(values))
+        with _lock:
+            html = _drawn.get(key)
+        if html is None:
+            # context.new: the page's template and autoescaping, none of its values.
+            html = mark_safe(self.body.render(context.new(values)))
+            with _lock:
+                _drawn[key] = html
+        return html
+
+
+@register.tag("part")
+def part(parser: Parser, token: Token) -> PartNode:
+    """``{% part "name" key=value … %}`` … ``{% endpart %}`` (see the module docstring)."""
+    bits = token.split_contents()
+    if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
+        raise template.TemplateSyntaxError('{% part %} needs a quoted name: {% part "name" … %}')
+    values = {}
+    for bit in bits[2:]:
+        name, eq, expression = bit.partition("=")
+        if not eq or not name.isidentifier():
+            raise template.TemplateSyntaxError(f"{{% part %}} takes name=value, not {bit!r}")
+        values[name] = parser.compile_filter(expression)
+    body = parser.parse(("endpart",))
+    parser.delete_first_token()
+    return PartNode(bits[1][1:-1], values, body)

@@ -1,0 +1,99 @@
+"""``{% part %}`` (games/templatetags/parts.py): a piece of a table frame drawn once for its
+values and kept. It must draw from its values alone, draw again when any of them, the language
+or the digit style changes, and keep what it drew for the same ones."""
+
+from __future__ import annotations
+
+import pytest
+from cachetools import LRUCache
+from django.template import Context, Template, TemplateSyntaxError
+from django.utils import translation
+
+from games.templatetags import parts
+from language import digits
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    """An empty store of drawn parts, this test's own."""
+    store: LRUCache = LRUCache(maxsize=64)
+    monkeypatch.setattr(parts, "_drawn", store)
+    return store
+
+
+def draw(source: str, **values) -> str:
+    return Template("{% load i18n sahrat parts %}" + source).render(Context(values))
+
+
+def test_a_part_sees_only_the_values_it_is_given(kept):
+    html = draw('{% part "p" a=x %}[{{ a }}|{{ x }}|{{ y }}]{% endpart %}', x=1, y=2)
+    assert html == "[1||]"
+
+
+def test_the_same_values_are_drawn_once(kept):
+    source = '{% part "p" cards=hand %}{% for c in cards %}{{ c.text }} {% endfor %}{% endpart %}'
+    first = draw(source, hand=[{"text": "AH"}, {"text": "2S"}])
+    assert first == "AH 2S "
+    assert len(kept) == 1
+    # What is served for the same values (in new objects: each socket builds its own view) is
+    # what was kept, not drawn again: mark the kept HTML and see the mark come back.
+    key = next(iter(kept))
+    kept[key] = "kept"
+    assert draw(source, hand=[{"text": "AH"}, {"text": "2S"}]) == "kept"
+    assert draw(source, hand=[{"text": "AH"}, {"text": "2C"}]) == "AH 2C "
+    assert len(kept) == 2
+
+
+def test_a_changed_value_is_drawn_again(kept):
+    source = '{% part "p" cards=hand n=n %}{{ n }}:{{ cards|join:"" }}{% endpart %}'
+    assert draw(source, hand=["AH"], n=1) == "1:AH"
+    assert draw(source, hand=["AH", "3C"], n=1) == "1:AH3C"
+    assert draw(source, hand=["AH"], n=2) == "2:AH"
+    assert draw(source, hand=["AH"], n=True) == "True:AH"  # not the same value as 1
+    assert draw(source, hand=["AH"], n=1) == "1:AH"
+    assert len(kept) == 4
+
+
+def test_two_parts_with_the_same_values_are_two_parts(kept):
+    assert draw('{% part "a" v=v %}A{{ v }}{% endpart %}', v=1) == "A1"
+    assert draw('{% part "b" v=v %}B{{ v }}{% endpart %}', v=1) == "B1"
+
+
+def test_a_part_is_drawn_in_each_language_and_digit_style(kept):
+    source = '{% part "p" n=n %}{% translate "Your turn" %} {{ n|digits }}{% endpart %}'
+    with translation.override("ar"):
+        arabic = draw(source, n=12)
+        with digits.override("latn"):
+            latin = draw(source, n=12)
+    with translation.override("en"):
+        english = draw(source, n=12)
+    assert arabic == "دورك ١٢"
+    assert latin == "دورك 12"
+    assert english == "Your turn 12"
+
+
+def test_lazy_words_are_keyed_by_their_text(kept):
+    from django.utils.translation import gettext_lazy
+
+    source = '{% part "p" w=w %}{{ w }}{% endpart %}'
+    with translation.override("en"):
+        assert draw(source, w=gettext_lazy("Your turn")) == "Your turn"
+        assert draw(source, w=gettext_lazy("Settings")) == "Settings"
+
+
+def test_a_part_escapes_as_the_page_does(kept):
+    assert draw('{% part "p" name=name %}{{ name }}{% endpart %}', name="<b>") == "&lt;b&gt;"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{% part %}{% endpart %}",
+        "{% part name %}{% endpart %}",
+        '{% part "p" x %}{% endpart %}',
+        '{% part "p" 1x=2 %}{% endpart %}',
+    ],
+)
+def test_a_malformed_part_is_refused(source):
+    with pytest.raises(TemplateSyntaxError):
+        Template("{% load parts %}" + source)
