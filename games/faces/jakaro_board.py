@@ -94,49 +94,31 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     in_play = {colour_of(players, s): s for s in range(players)}
     counts = view.get("hand_counts") or []
     my_team = team_of(players, you) if you is not None else None
-    squares, track = _track(viewer, tuple(sorted(in_play)), get_language(), current_digits())
+    lang, style = get_language(), current_digits()
+    squares, track = _track(viewer, tuple(sorted(in_play)), lang, style)
     quarters = []
     marbles = []
     for colour, seat in sorted(in_play.items()):
-        q = colour - viewer
-        homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
-        bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
-        lx, ly = _turn(*LABEL_CELL, q)
+        name = named(seats, seat)
+        fixed = _quarter_fixed(colour - viewer, seat, name, lang, style)
+        homes, bases = fixed["homes"], fixed["bases"]
+        count = counts[seat] if seat < len(counts) else 0
         team = team_of(players, seat)
         quarters.append(
             {
+                **fixed,
                 "colour": colour,
-                "seat": seat,
                 "fill": COLOURS[colour],
-                "name": named(seats, seat),
+                "name": name,
                 "you": seat == you,
                 "ours": my_team is not None and team == my_team,
                 "turn": view.get("turn") == seat,
-                # Card backs in a row under the name; the plate behind the base.
-                "cards": [
-                    {
-                        "x": _num(lx * CELL + CELL / 2 - 24 + 8 * i),
-                        "y": _num(ly * CELL + 16),
-                    }
-                    for i in range(counts[seat] if seat < len(counts) else 0)
-                ],
-                "plate": _xy(*_turn(14, 17, q)),
-                "dot": _xy(*_turn(16.2, 14.4, q)),
-                "count_at": _xy(*_turn(16.2, 13.2, q)),
-                "count": counts[seat] if seat < len(counts) else 0,
-                "homes": [
-                    {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
-                    for i, h in enumerate(homes)
-                ],
-                "bases": bases,
-                "label": _xy(lx, ly),
-                # "partner", under the card backs: a partner sits across, where that is the
-                # side towards the middle of the board.
-                "partner_at": _num(ly * CELL + CELL / 2 + 36),
+                "count": count,
                 "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
+                # Card backs in a row under the name.
+                "backs_svg": _backs_svg(colour - viewer, count),
             }
         )
-        _quarter_svg(quarters[-1])
         for k in range(4):
             mi = seat * 4 + k
             pos = flat[mi]
@@ -155,7 +137,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                     "pos": pos,
                     "x": at["x"],
                     "y": at["y"],
-                    "label": _marble_words(colour, pos),
+                    "label": _marble_label(colour, pos, lang, style),
                 }
             )
     return {"squares": squares, "track": track, "quarters": quarters, "marbles": marbles}
@@ -166,26 +148,63 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
 # for every seat at every move.
 
 
-def _quarter_svg(q: dict[str, Any]) -> None:
-    """A quarter's bases, home squares and card backs as SVG (``bases_svg``, ``homes_svg``,
-    ``backs_svg``)."""
-    name = escape(q["name"])
-    q["bases_svg"] = mark_safe(
-        "".join(f'<circle class="jk-hole" cx="{b["x"]}" cy="{b["y"]}" r="8" />' for b in q["bases"])
-    )
-    q["homes_svg"] = mark_safe(
+@functools.lru_cache(maxsize=1024)
+def _quarter_fixed(q: int, seat: int, name: str, lang: str | None, style: str) -> dict[str, Any]:
+    """What of a seat's quarter depends only on where it lies (``q`` quarter turns from the
+    viewer's), the seat, its player's name, the language and digits: its places and the SVG of
+    its bases, home squares and each count of card backs. The same for every viewer at that
+    turn from it, so made once per process, not per seat and move."""
+    homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
+    bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
+    lx, ly = _turn(*LABEL_CELL, q)
+    homes = [
+        {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
+        for i, h in enumerate(homes)
+    ]
+    named_as = escape(name)
+    return {
+        "seat": seat,
+        "homes": homes,
+        "bases": bases,
+        # The plate behind the base.
+        "plate": _xy(*_turn(14, 17, q)),
+        "dot": _xy(*_turn(16.2, 14.4, q)),
+        "count_at": _xy(*_turn(16.2, 13.2, q)),
+        "label": _xy(lx, ly),
+        # "partner", under the card backs: a partner sits across, where that is the side
+        # towards the middle of the board.
+        "partner_at": _num(ly * CELL + CELL / 2 + 36),
+        "bases_svg": mark_safe(
+            "".join(f'<circle class="jk-hole" cx="{b["x"]}" cy="{b["y"]}" r="8" />' for b in bases)
+        ),
+        "homes_svg": mark_safe(
+            "".join(
+                f'<circle class="jk-sq jk-home" data-sq="{h["pos"]}" data-seat="{seat}" '
+                f'cx="{h["x"]}" cy="{h["y"]}" r="8" role="img" '
+                f'aria-label="{named_as}: {escape(h["label"])}" />'
+                for h in homes
+            )
+        ),
+    }
+
+
+@functools.lru_cache(maxsize=256)
+def _backs_svg(q: int, count: int) -> SafeString:
+    """A quarter's ``count`` card backs in a row under its name."""
+    lx, ly = _turn(*LABEL_CELL, q)
+    return mark_safe(
         "".join(
-            f'<circle class="jk-sq jk-home" data-sq="{h["pos"]}" data-seat="{q["seat"]}" '
-            f'cx="{h["x"]}" cy="{h["y"]}" r="8" role="img" '
-            f'aria-label="{name}: {escape(h["label"])}" />'
-            for h in q["homes"]
+            f'<rect x="{_num(lx * CELL + CELL / 2 - 24 + 8 * i)}" y="{_num(ly * CELL + 16)}" '
+            'width="7" height="10" rx="1.5" />'
+            for i in range(count)
         )
     )
-    q["backs_svg"] = mark_safe(
-        "".join(
-            f'<rect x="{c["x"]}" y="{c["y"]}" width="7" height="10" rx="1.5" />' for c in q["cards"]
-        )
-    )
+
+
+@functools.lru_cache(maxsize=2048)
+def _marble_label(colour: int, pos: int, lang: str | None, style: str) -> str:
+    """A marble's words where it stands, kept per language and digits (sixteen per frame)."""
+    return _marble_words(colour, pos)
 
 
 def marbles_svg(marbles: list[dict[str, Any]], last: Any, controlled: int | None) -> SafeString:
