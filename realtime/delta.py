@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 
 PIECES = re.compile(r"(?<=[>,])")
 CUT = "\x00"
@@ -34,7 +33,11 @@ def pieces(text: str) -> list[str]:
         return [p for p in PIECES.split(text) if p]
     # The same cut with C string methods, several times quicker than the expression's split on
     # a 20 KB frame (drawn and cut for every seat at every move).
-    return [p for p in text.replace(">", ">" + CUT).replace(",", "," + CUT).split(CUT) if p]
+    # A cut follows a character of the text, so only the last piece can be empty.
+    out = text.replace(">", ">" + CUT).replace(",", "," + CUT).split(CUT)
+    if not out[-1]:
+        out.pop()
+    return out
 
 
 class DeltaEncoder:
@@ -68,9 +71,9 @@ def delta_ops(old: list[str], new: list[str]) -> list[list[int] | str]:
     the thousands, and difflib's matcher took as long as drawing the frame): each piece of
     ``new`` is looked for where the last copy left off, else at its next place in ``old`` from
     there (else its first), and the run of equal pieces from that place is copied."""
-    at: dict[str, list[int]] = {}
-    for i, piece in enumerate(old):
-        at.setdefault(piece, []).append(i)
+    # Each piece's first place in ``old``, the dictionary built in C (the later places written
+    # first, so the first stays); a later place is found by list.index, in C too.
+    first = dict(zip(reversed(old), range(len(old) - 1, -1, -1), strict=True))
     ops: list[list[int] | str] = []
     text: list[str] = []
     expect, j, n = 0, 0, len(new)
@@ -79,13 +82,16 @@ def delta_ops(old: list[str], new: list[str]) -> list[list[int] | str]:
         if expect < len(old) and old[expect] == piece:
             start = expect
         else:
-            places = at.get(piece)
-            if not places:
+            start = first.get(piece, -1)
+            if start < 0:
                 text.append(piece)
                 j += 1
                 continue
-            k = bisect_left(places, expect)
-            start = places[k] if k < len(places) else places[0]
+            if start < expect:
+                try:
+                    start = old.index(piece, expect)
+                except ValueError:
+                    pass  # not after the last copy: its first place
         run = 0
         while j + run < n and start + run < len(old) and old[start + run] == new[j + run]:
             run += 1
