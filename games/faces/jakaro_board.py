@@ -100,7 +100,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     marbles = []
     for colour, seat in sorted(in_play.items()):
         name = named(seats, seat)
-        fixed = _quarter_fixed(colour - viewer, seat, name, lang, style)
+        fixed = _quarter_fixed(colour - viewer, seat, lang, style)
         homes, bases = fixed["homes"], fixed["bases"]
         count = counts[seat] if seat < len(counts) else 0
         team = team_of(players, seat)
@@ -115,6 +115,8 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                 "turn": view.get("turn") == seat,
                 "count": count,
                 "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
+                # The home squares, each named with its player's name.
+                "homes_svg": mark_safe(escape(name).join(fixed["homes_around"])),
                 # Card backs in a row under the name.
                 "backs_svg": _backs_svg(colour - viewer, count),
             }
@@ -149,11 +151,11 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
 
 
 @functools.lru_cache(maxsize=1024)
-def _quarter_fixed(q: int, seat: int, name: str, lang: str | None, style: str) -> dict[str, Any]:
+def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str, Any]:
     """What of a seat's quarter depends only on where it lies (``q`` quarter turns from the
-    viewer's), the seat, its player's name, the language and digits: its places and the SVG of
-    its bases, home squares and each count of card backs. The same for every viewer at that
-    turn from it, so made once per process, not per seat and move."""
+    viewer's), the seat, the language and digits: its places, the SVG of its bases, and that of
+    its home squares around where its player's name goes (``homes_around``). The same at every
+    table, so made once per process, not per seat and move."""
     homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
     bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
     lx, ly = _turn(*LABEL_CELL, q)
@@ -161,7 +163,6 @@ def _quarter_fixed(q: int, seat: int, name: str, lang: str | None, style: str) -
         {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
         for i, h in enumerate(homes)
     ]
-    named_as = escape(name)
     return {
         "seat": seat,
         "homes": homes,
@@ -177,14 +178,13 @@ def _quarter_fixed(q: int, seat: int, name: str, lang: str | None, style: str) -
         "bases_svg": mark_safe(
             "".join(f'<circle class="jk-hole" cx="{b["x"]}" cy="{b["y"]}" r="8" />' for b in bases)
         ),
-        "homes_svg": mark_safe(
-            "".join(
-                f'<circle class="jk-sq jk-home" data-sq="{h["pos"]}" data-seat="{seat}" '
-                f'cx="{h["x"]}" cy="{h["y"]}" r="8" role="img" '
-                f'aria-label="{named_as}: {escape(h["label"])}" />'
-                for h in homes
-            )
-        ),
+        # The home squares' SVG cut where the name goes: "name".join(homes_around) is the SVG.
+        "homes_around": "".join(
+            f'<circle class="jk-sq jk-home" data-sq="{h["pos"]}" data-seat="{seat}" '
+            f'cx="{h["x"]}" cy="{h["y"]}" r="8" role="img" '
+            f'aria-label="\0: {escape(h["label"])}" />'
+            for h in homes
+        ).split("\0"),
     }
 
 
