@@ -120,6 +120,11 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
                 "count": counts[n] if n < len(counts) else None,
                 "away_until": away_until,
                 "human": seat["name"] is not None and not seat["bot"],
+                # The clocks a seat shows (its turn's, its seat kept while away) count against
+                # the server's time of this state: only those seats carry it, so a seat drawn
+                # as a part ({% part %}) is the same from one state to the next unless it moved.
+                "deadline": state["match"]["deadline"] if n == turn else None,
+                "now": state["now"] if n == turn or away_until is not None else None,
             }
         )
     return rows

@@ -58,6 +58,10 @@ def seats_round_the_felt(
                 "connected": row.get("connected", True) or row.get("bot", False),
                 "bot_playing": row.get("bot_playing", False),
                 "away_until": row.get("away_until"),
+                # The turn's deadline and the server's time its clocks count against (only on
+                # the seat to move or away: games/rendering.py).
+                "deadline": row.get("deadline"),
+                "now": row.get("now"),
                 "left": row.get("left", False),
                 "total": totals[seat] if seat < len(totals) else 0,
                 "rating": row.get("rating"),

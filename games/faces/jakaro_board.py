@@ -100,6 +100,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     marbles = []
     for colour, seat in sorted(in_play.items()):
         name = named(seats, seat)
+        row = next((s for s in seats if s["number"] == seat), {})
         fixed = _quarter_fixed(colour - viewer, seat, lang, style)
         homes, bases = fixed["homes"], fixed["bases"]
         count = counts[seat] if seat < len(counts) else 0
@@ -114,7 +115,10 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                 "ours": my_team is not None and team == my_team,
                 "turn": view.get("turn") == seat,
                 "count": count,
-                "connected": next((s.get("connected") for s in seats if s["number"] == seat), None),
+                "connected": row.get("connected"),
+                # The turn's clock, on the seat to move only (games/rendering.py).
+                "deadline": row.get("deadline"),
+                "now": row.get("now"),
                 # The home squares, each named with its player's name.
                 "homes_svg": mark_safe(escape(name).join(fixed["homes_around"])),
                 # Card backs in a row under the name.
