@@ -34,9 +34,11 @@ from language import digits
 
 register = template.Library()
 
-# At 1,000 tables of four seats a table's parts live a round of turns (four moves) between two
-# draws of the same seat: about three parts a seat kept, of 1 to 5 KB each.
-PARTS_CACHED = 16_384
+# A seat's frame holds ten to fifteen parts (each seat's row, the board's quarters, its own
+# cards...), most of them its own; a process serving 2,000 seats (1,000 tables on two) keeps
+# about 25,000 in use, each 0.1 to 5 KB (about 1 KB on average): kept parts are evicted least
+# recently used, and an evicted one is only drawn again.
+PARTS_CACHED = 32_768
 _drawn: LRUCache[tuple[str, str, str, bytes], SafeString] = LRUCache(maxsize=PARTS_CACHED)
 # The sockets draw on the event loop's thread, the table page in a request's: one at a time.
 _lock = threading.Lock()
