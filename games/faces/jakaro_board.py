@@ -107,7 +107,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
         team = team_of(players, seat)
         quarters.append(
             {
-                **fixed,
+                **fixed["shown"],
                 "colour": colour,
                 "fill": COLOURS[colour],
                 "name": name,
@@ -157,9 +157,10 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
 @functools.lru_cache(maxsize=1024)
 def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str, Any]:
     """What of a seat's quarter depends only on where it lies (``q`` quarter turns from the
-    viewer's), the seat, the language and digits: its places, the SVG of its bases, and that of
-    its home squares around where its player's name goes (``homes_around``). The same at every
-    table, so made once per process, not per seat and move."""
+    viewer's), the seat, the language and digits: what its template shows (``shown``: places,
+    the SVG of its bases), its homes' and bases' places, and the SVG of its home squares around
+    where its player's name goes (``homes_around``). The same at every table, so made once per
+    process, not per seat and move."""
     homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
     bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
     lx, ly = _turn(*LABEL_CELL, q)
@@ -167,10 +168,8 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
         {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
         for i, h in enumerate(homes)
     ]
-    return {
+    shown = {
         "seat": seat,
-        "homes": homes,
-        "bases": bases,
         # The plate behind the base.
         "plate": _xy(*_turn(14, 17, q)),
         "dot": _xy(*_turn(16.2, 14.4, q)),
@@ -182,6 +181,13 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
         "bases_svg": mark_safe(
             "".join(f'<circle class="jk-hole" cx="{b["x"]}" cy="{b["y"]}" r="8" />' for b in bases)
         ),
+    }
+    # ``shown``: what the quarter's template reads (and a kept part is keyed by); the places of
+    # its homes and bases are for the marbles standing on them.
+    return {
+        "shown": shown,
+        "homes": homes,
+        "bases": bases,
         # The home squares' SVG cut where the name goes: "name".join(homes_around) is the SVG.
         "homes_around": "".join(
             f'<circle class="jk-sq jk-home" data-sq="{h["pos"]}" data-seat="{seat}" '
