@@ -14,7 +14,7 @@ from typing import Any
 from . import actions, finder
 from .actions import DRAW_FIRE, DRAW_STOCK, TIMEOUT, Action
 from .cards import hand_value, is_joker, make, rank_of, suit_of
-from .melds import Meld, MeldError, extend, swap
+from .melds import Meld, MeldError, swap
 
 View = Mapping[str, Any]
 VALUE_WEIGHT = 0.15  # keep-points a point of a card's value costs (high cards go first)
@@ -29,13 +29,7 @@ def melds_of(v: View) -> list[Meld]:
 
 
 def _fits(card: str, melds: list[Meld]) -> bool:
-    for m in melds:
-        try:
-            extend(m, [(card, None)])
-            return True
-        except MeldError:
-            continue
-    return False
+    return any(finder.fits(m, (card, None)) for m in melds)
 
 
 def _keep_score(

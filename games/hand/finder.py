@@ -397,9 +397,7 @@ def lay_offs(
     for n, meld in enumerate(melds, start=1):
         for card in dict.fromkeys(hand):
             for tok in _lay_tokens(card, meld):
-                try:
-                    extend(meld, [tok])
-                except MeldError:
+                if not fits(meld, tok):
                     continue
                 action = actions.off(n, (tok,))
                 if action not in out:
@@ -442,15 +440,29 @@ def joker_usable(hand: list[str], joker: str, melds: tuple[Meld, ...] | list[Mel
         return True
     if sum(1 for c in hand if not is_joker(c)) < 1:
         return False
-    return any(_fits_token(m, tok) for m in melds for tok in _lay_tokens(joker, m))
+    return any(fits(m, tok) for m in melds for tok in _lay_tokens(joker, m))
 
 
-def _fits_token(meld: Meld, tok: Token) -> bool:
-    try:
-        extend(meld, [tok])
-    except MeldError:
-        return False
-    return True
+# Whether a card lays off on a meld, by (meld, token): the bots and the easy table's hints ask it
+# for every card held against every open meld at each turn, and the melds stay on the table for
+# the round. A plain dict as above, cleared when full.
+_FITS: dict[tuple[Meld, Token], bool] = {}
+
+
+def fits(meld: Meld, tok: Token) -> bool:
+    """Can ``tok`` be laid off on ``meld`` (rules §6)?"""
+    key = (meld, tok)
+    known = _FITS.get(key)
+    if known is None:
+        try:
+            extend(meld, [tok])
+            known = True
+        except MeldError:
+            known = False
+        if len(_FITS) >= _CACHE_LIMIT:
+            _FITS.clear()
+        _FITS[key] = known
+    return known
 
 
 def can_use(hand: list[str], card: str, melds: tuple[Meld, ...] | list[Meld]) -> bool:
