@@ -151,6 +151,16 @@ class Action:
     @staticmethod
     def parse(text: str, seat: int) -> Action:
         """Read an action text played by ``seat``; raises IllegalAction("bad_action")."""
+        action = _PARSED.get((text, seat)) if isinstance(text, str) else None
+        if action is None:
+            action = Action._read(text, seat)  # raises for anything but a valid text
+            if len(_PARSED) >= PARSED_KEPT:
+                _PARSED.clear()
+            _PARSED[(text, seat)] = action
+        return action
+
+    @staticmethod
+    def _read(text: str, seat: int) -> Action:
         if not isinstance(text, str):
             raise IllegalAction("bad_action", "an action is a text")
         parts = text.split()
@@ -183,6 +193,13 @@ class Action:
             elif nums[0] not in allowed:
                 raise IllegalAction("wrong_card", f"{card} cannot move {nums[0]}")
         return Action(seat, kind, card, tuple(marbles), tuple(nums))
+
+
+# Texts read before, by (text, seat): a bot reads every legal action of its view at each turn, and
+# a seat's legal texts repeat from turn to turn. Only what was read without an error is kept (an
+# Action is frozen); a plain dict, cleared when full.
+PARSED_KEPT = 1 << 14
+_PARSED: dict[tuple[str, int], Action] = {}
 
 
 def _text(kind: str, card: str, tail: str) -> str:
