@@ -32,28 +32,36 @@ def _fits(card: str, melds: list[Meld]) -> bool:
     return any(finder.fits(m, (card, None)) for m in melds)
 
 
+def plain_cards(hand: list[str]) -> list[tuple[str, int, int, int]]:
+    """The hand's cards other than jokers, each with its rank, suit and rank with the Ace high:
+    what ``_keep_score`` weighs a card against, made once for all the cards of a hand."""
+    rows = [(o, rank_of(o), suit_of(o)) for o in hand if not is_joker(o)]
+    return [(o, r, s, 14 if r == 1 else r) for o, r, s in rows]
+
+
 def _keep_score(
     card: str,
-    hand: list[str],
+    plain: list[tuple[str, int, int, int]],
     melded: Counter,
     next_can_lay: bool,
     melds: list[Meld],
     value_weight: float = VALUE_WEIGHT,
 ) -> float:
-    """How much a card is worth keeping: meld membership, partial melds, danger of feeding, less
+    """How much a card is worth keeping: meld membership, partial melds with the other cards of
+    the hand (``plain``: its ``plain_cards``, ``card`` among them), danger of feeding, less
     ``value_weight`` a point of the card's value (the strong bot weighs value by the moment)."""
     score = 0.0
     if melded[card] > 0:
         score += 100
     r, s = rank_of(card), suit_of(card)
-    for o in hand:
-        if o is card or is_joker(o):
+    high = 14 if r == 1 else r
+    for o, ro, so, ho in plain:
+        if o is card:
             continue
-        ro, so = rank_of(o), suit_of(o)
         if ro == r and so != s:
             score += 3
         elif so == s:
-            d = min(abs(ro - r), abs((14 if ro == 1 else ro) - (14 if r == 1 else r)))
+            d = min(abs(ro - r), abs(ho - high))
             if d == 1:
                 score += 3
             elif d == 2:
@@ -89,9 +97,10 @@ def least_useful_card(
     nxt = (seat + 1) % players
     next_can_lay = opened[nxt] and not (partners and nxt % 2 == seat % 2)
     # Never leave only jokers in hand (they cannot be thrown): the caller keeps that invariant.
+    plain = plain_cards(hand)
     return min(
         throwable,
-        key=lambda c: (_keep_score(c, hand, melded, next_can_lay, melds), -hand_value(c), c),
+        key=lambda c: (_keep_score(c, plain, melded, next_can_lay, melds), -hand_value(c), c),
     )
 
 

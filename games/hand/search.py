@@ -112,9 +112,10 @@ def choose(v: Mapping[str, Any]) -> Action:
     next_can_lay = v["opened"][nxt]
     weight = _value_weight(v, nxt)
     keep = {}
+    plain = bot.plain_cards(hand)
     for c in dict.fromkeys(throwable):
         # The good bot's keep-points, with the card's value weighed as above instead.
-        keep[c] = bot._keep_score(c, hand, melded, next_can_lay, melds, value_weight=weight)
+        keep[c] = bot._keep_score(c, plain, melded, next_can_lay, melds, value_weight=weight)
     ranked = sorted(keep, key=lambda c: (keep[c], -hand_value(c), c))[:CANDIDATES]
     rnd = random.Random(seed_of(v))
     cards = unseen(v)
