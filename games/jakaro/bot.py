@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import BASE, HOME0, TRACK
-from .engine import STARTS, Action, IllegalAction, State, effect, rank, view
+from .engine import STARTS, Action, IllegalAction, State, effects, rank, view
 
 # How much a card is worth keeping for later: the Ace and King bring marbles out, the Four is
 # the short cut, the Seven splits, the Five and the Jack reach other marbles.
@@ -90,18 +90,20 @@ def scored(v: Mapping[str, Any]) -> list[tuple[float, Action]]:
     if acts[0].kind == "discard":
         return [(0.0, act) for act in acts]
     marbles = tuple(m for ms in v["marbles"] for m in ms)
+    # Two suits of one rank give the same board: each board is made and scored once.
+    moving: dict[tuple, Action] = {}
+    for act in acts:
+        if act.kind != "burn10":
+            moving.setdefault((act.kind, rank(act.card), act.marbles, act.nums), act)
+    boards = effects(marbles, players, seat, list(moving.values()))
+    score_of = {key: evaluate(b, players, seat) for key, b in zip(moving, boards, strict=True)}
     out: list[tuple[float, Action]] = []
-    cache: dict[tuple, float] = {}
     for act in acts:
         r = rank(act.card)
         if act.kind == "burn10":
             score = evaluate(marbles, players, seat) + BURN_GAIN
         else:
-            # Two suits of one rank give the same board: score the board once.
-            key = (act.kind, r, act.marbles, act.nums)
-            score = cache.get(key)  # type: ignore[assignment]
-            if score is None:
-                score = cache[key] = evaluate(effect(marbles, players, seat, act), players, seat)
+            score = score_of[(act.kind, r, act.marbles, act.nums)]
         out.append((score - KEEP[r], act))
     return out
 

@@ -540,8 +540,11 @@ _EFFECTS = {
 }
 
 
-def _effect(marbles: tuple[int, ...], players: int, act: Action) -> Any:
-    """The marbles after ``act`` (a card that moves marbles), or a refusal code."""
+def _effect(
+    marbles: tuple[int, ...], players: int, act: Action, board: _Board | None = None
+) -> Any:
+    """The marbles after ``act`` (a card that moves marbles), or a refusal code. ``board``: the
+    one of ``marbles`` for ``act``'s seat when the caller has it (the effects read it only)."""
     n_marbles = 4 * players
     for mi in act.marbles:
         if mi >= n_marbles:
@@ -549,7 +552,8 @@ def _effect(marbles: tuple[int, ...], players: int, act: Action) -> Any:
     kind = _EFFECTS.get(act.kind)
     if kind is None:
         return "wrong_card"
-    return kind(_board(marbles, players, act.seat), rank(act.card), act.marbles, act.nums)
+    bd = board if board is not None else _board(marbles, players, act.seat)
+    return kind(bd, rank(act.card), act.marbles, act.nums)
 
 
 def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | str) -> tuple:
@@ -562,6 +566,23 @@ def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | s
     if isinstance(res, str):
         raise IllegalAction(res)
     return res
+
+
+def effects(marbles: tuple[int, ...], players: int, seat: int, acts: list[Action]) -> list[tuple]:
+    """``effect`` of each of ``seat``'s ``acts`` on the same marbles, the board read once (a bot
+    weighs every legal action of its turn, the strong bot in each world it deals)."""
+    marbles = tuple(marbles)
+    bd = _board(marbles, players, seat)
+    out = []
+    for act in acts:
+        if act.kind in ("burn10", "discard"):
+            out.append(marbles)
+            continue
+        res = _effect(marbles, players, act, bd if act.seat == seat else None)
+        if isinstance(res, str):
+            raise IllegalAction(res)
+        out.append(res)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
