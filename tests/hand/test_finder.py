@@ -240,3 +240,29 @@ def test_candidates_are_the_plain_list_in_the_same_order(rnd, size: int, jokers:
         cnt[card_id(c)] += 1
     got = [(c[1], c[2], finder.parts(c)) for c in finder._candidates(cnt)]
     assert got == _reference_candidates(hand)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_fits_answers_as_extending_the_meld_does_even_after_its_memory_is_cleared(rnd) -> None:
+    """``finder.fits`` keeps its answers per (meld, card): each must be what laying the card off
+    on the meld gives, the first time and again (kept), and again after the memory is full."""
+    deck = list(HAND_DECK)
+    rnd.shuffle(deck)
+    hand = deck[:15]
+    left, _ = finder.analyse(hand)
+    if left is None:
+        return
+    table = [melds.build(0, list(m)) for m in left.melds]
+    for rerun in range(3):
+        if rerun == 2:
+            finder._FITS.clear()  # as when it fills up
+        for meld in table:
+            for card in deck[15:40]:
+                tok = (card, rnd.choice(NORMAL) if is_joker(card) else None)
+                try:
+                    melds.extend(meld, [tok])
+                    expected = True
+                except melds.MeldError:
+                    expected = False
+                assert finder.fits(meld, tok) is expected, (meld, tok)

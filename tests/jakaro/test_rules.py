@@ -555,3 +555,18 @@ def test_an_action_object_that_says_more_than_its_text_is_refused_not_reinterpre
     assert refused_code(st, 0, engine.Action(0, "back", "3S", (0,), (4,)), rng) == "bad_action"
     assert apply(st, 0, engine.Action(0, "move", "AS", (0,), (11,)), rng).marbles[0] == 21
     assert apply(st, 0, engine.Action.parse("move 3S m0", 0), rng).marbles[0] == 13
+
+
+def test_an_action_text_read_again_reads_the_same_and_a_bad_one_is_refused_every_time() -> None:
+    """``Action.parse`` keeps what it read per (text, seat): the same text read again, or after the
+    memory is cleared, is the same action; another seat reads its own marbles; a refused text
+    is refused again (never kept)."""
+    first = engine.Action.parse("move 5H m1", 1)
+    assert engine.Action.parse("move 5H m1", 1) == first
+    assert engine.Action.parse("move 5H m1", 0) != first  # m1 is each seat's own marble 1
+    engine._PARSED.clear()
+    assert engine.Action.parse("move 5H m1", 1) == first
+    for _ in range(2):
+        with pytest.raises(engine.IllegalAction):
+            engine.Action.parse("move 5H", 1)
+    assert ("move 5H", 1) not in engine._PARSED
