@@ -560,12 +560,7 @@ def effect(marbles: tuple[int, ...], players: int, seat: int, action: Action | s
     """The marbles after an action (public information only; a Ten burn or a discard leaves them
     as they are). Raises IllegalAction. Bots use this to look one move ahead."""
     act = Action.parse(action, seat) if isinstance(action, str) else action
-    if act.kind in ("burn10", "discard"):
-        return tuple(marbles)
-    res = _effect(tuple(marbles), players, act)
-    if isinstance(res, str):
-        raise IllegalAction(res)
-    return res
+    return effects(marbles, players, act.seat, [act])[0]
 
 
 def effects(marbles: tuple[int, ...], players: int, seat: int, acts: list[Action]) -> list[tuple]:
@@ -578,7 +573,7 @@ def effects(marbles: tuple[int, ...], players: int, seat: int, acts: list[Action
         if act.kind in ("burn10", "discard"):
             out.append(marbles)
             continue
-        res = _effect(marbles, players, act, bd if act.seat == seat else None)
+        res = _effect(marbles, players, act, bd)
         if isinstance(res, str):
             raise IllegalAction(res)
         out.append(res)
