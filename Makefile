@@ -19,8 +19,10 @@ TEST_WORKERS ?= 2
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	# uv (from PyPI, pinned) installs the same pinned packages as pip would, in a third of the
+	# time: a clean clone's `make test` spent 24 s of its minutes in pip.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt uv
+	$(BIN)/python -m uv pip install --quiet --python $(BIN)/python -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
