@@ -112,6 +112,7 @@ def test_four_friends_invite_play_again_watch_and_block(
         for page in pages.values():
             page.goto(f"{base}/majlis/t/{table.public_id}/")
             page.get_by_test_id("result").wait_for()
+            wait_live(page)  # "ready" goes by the socket: a tap before it opens is refused
 
         # All four play again, one after the other: the next match starts with every player
         # one seat back (Sara, who started, deals now: seat 3; Omar starts: seat 0).
