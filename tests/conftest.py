@@ -61,8 +61,8 @@ UNUSED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 
 def disabled_features() -> list[str]:
-    """Playwright's own --disable-features list with ours added: Chromium takes only the last
-    --disable-features it is given (the last), so ours alone would turn Playwright's back on (the
+    """Playwright's own --disable-features list with ours added: Chromium keeps only the last
+    --disable-features it is given, so ours alone would turn Playwright's back on (the
     optimisation-hint downloads, paint holding...). Read from the installed Playwright's
     chromiumSwitches, as it has no API for it."""
     import playwright
