@@ -17,6 +17,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 import games
 from games import services
@@ -642,9 +643,16 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         page.keyboard.press("Alt+ArrowLeft")
         keyed = my_cards(page)
         assert keyed[:2] == [moved[1], moved[0]]
+        # A frame may swap the row's markup at any moment (the seat's own presence, a lobby
+        # change): Enter goes to the card only once the focus is back on it (afterFrame puts it
+        # there), as a player's next key would.
+        card_focused = (
+            "() => document.activeElement === document.querySelectorAll('#my-cards [data-card]')[1]"
+        )
+        page.wait_for_function(card_focused, polling=POLL_MS)
         page.keyboard.press("Enter")
         focused = page.locator("#my-cards [data-card]").nth(1)
-        assert focused.get_attribute("aria-pressed") == "true"
+        expect(focused).to_have_attribute("aria-pressed", "true")
 
         # A frame (anyone's move) swaps the table's markup: the keyboard's focus stays on the
         # same card, still selected, so the next Alt + arrow moves it again.
@@ -654,11 +662,7 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         )
         tell(match)
         page.wait_for_function("() => window.framesSeen > 0", polling=POLL_MS)
-        page.wait_for_function(
-            "() => document.activeElement ==="
-            " document.querySelectorAll('#my-cards [data-card]')[1]",
-            polling=POLL_MS,
-        )
+        page.wait_for_function(card_focused, polling=POLL_MS)
         assert focused.get_attribute("aria-pressed") == "true"
         page.keyboard.press("Alt+ArrowRight")
         assert my_cards(page)[:2] == [moved[0], moved[1]]
