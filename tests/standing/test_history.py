@@ -43,6 +43,9 @@ def test_every_player_gets_a_history_line_with_place_rating_and_statistics(users
     assert row.shown["jakaro-2"][0] == winner.rating
 
 
+# Committed move by move, as the server does: in one test transaction every move's update of
+# the match row would stay a live version, and each update walks them all (quadratic in moves).
+@pytest.mark.django_db(transaction=True)
 def test_hand_statistics_add_up_over_the_rounds(users):
     match = played(users[:2], "hand", {"players": 2, "rounds": 2})
     records = list(MatchRecord.objects.filter(match=match))
