@@ -142,7 +142,8 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         given_up_at = match.actions.count()
 
         # From now on her seat is played at once: each time Omar moves, his turn comes back with
-        # no 300 s wait, her seat's time-out play made in between.
+        # no 300 s wait, her seat's time-out play made in between (or at once, with no play of
+        # hers between, where his move ended a deal and the next deal starts with him).
         for _ in range(3):
             match.refresh_from_db()
             if match.status != Match.Status.PLAYING:
@@ -160,7 +161,7 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
                 b.wait_for_function(
                     """s => { const l = document.getElementById('table-live');
                               return l.dataset.status !== 'playing' ||
-                                     (+l.dataset.seq >= s + 2 && l.dataset.yourTurn === '1'); }""",
+                                     (+l.dataset.seq > s && l.dataset.yourTurn === '1'); }""",
                     arg=seen,
                     polling=POLL_MS,
                 )
