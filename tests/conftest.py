@@ -295,7 +295,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     files out in this order, and each worker takes them in turn). So the live site's beat
     sweeper, once started, never plays the matches of a test that did not ask for it, and
     servers a browser test starts for itself (other clocks, the same database) never run beside
-    it. Within a rank, files with more tests go first, so the two workers end close together."""
+    it. Within a rank, files with more tests go first, so the workers end close together."""
     rank: dict[str, int] = {}
     size: dict[str, int] = {}
     for item in items:
