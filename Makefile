@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# uv (from PyPI, pinned) installs the same pinned packages as pip would, in a third of the
 	# time: a clean clone's `make test` spent 24 s of its minutes in pip. Unlike pip, uv leaves
-	# the packages uncompiled unless told: where PYTHONDONTWRITEBYTECODE is set (CI sets it),
+	# the packages uncompiled unless told: where PYTHONDONTWRITEBYTECODE is set (as on these machines),
 	# every process would then compile Django, Celery and Twisted again at each start (3.5 s of
 	# CPU for django.setup() instead of 1 s, and the suite starts a hundred-odd processes).
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt uv

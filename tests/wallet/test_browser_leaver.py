@@ -142,8 +142,8 @@ def test_a_coin_player_away_past_the_keeping_is_told_named_and_played_for_at_onc
         given_up_at = match.actions.count()
 
         # From now on her seat is played at once: each time Omar moves, his turn comes back with
-        # no 300 s wait, her seat's time-out play made in between (or at once, with no play of
-        # hers between, where his move ended a deal and the next deal starts with him).
+        # no 300 s wait, her seat's time-out play made in between (or straight back, with no play
+        # of hers between, where the next move is his again: she has no card left in the deal).
         for _ in range(3):
             match.refresh_from_db()
             if match.status != Match.Status.PLAYING:
