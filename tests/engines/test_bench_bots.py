@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.bots import PAIRINGS, wilson
+from bench.bots import PAIRINGS, pair, wilson
 from tests.support.bench import run_bench
 
 
@@ -25,3 +25,19 @@ def test_the_bots_bench_plays_every_pairing_and_ends_with_its_figures():
             assert row["games"] == 2 and 0 <= row["low"] <= row["won"] <= row["high"] <= 1
         assert set(figures["move_ms"][game]) == {"easy", "normal", "strong", "greedy"}
     assert figures["fallbacks"] == 0 and figures["quick"] is False
+
+
+def test_other_deals_are_the_same_pairs_from_a_later_index():
+    """``--deals K`` plays pair K (and on) of the same fixed deals: its score is that pair's."""
+    figures = run_bench(
+        "bench.bots",
+        *("--only", "hand", "--pairing", "strong_vs_normal"),
+        *("--games", "2", "--jobs", "1", "--deals", "9"),
+        timeout=600,
+    )
+    assert figures["deals"] == 9 and set(figures) >= {"hand", "move_ms"}
+    assert "jakaro" not in figures
+    alone = pair(("hand", "strong", "normal", 9))
+    # Pair 9 ends unlike pair 0 (0 of 2 against 1 of 2), so a bench that ignored --deals fails.
+    assert alone["score"] != pair(("hand", "strong", "normal", 0))["score"]
+    assert figures["hand"]["strong_vs_normal"]["won"] == round(alone["score"] / 2, 3)
