@@ -15,6 +15,7 @@ class ModerationConfig(AppConfig):
         from moderation.models import BannedWord
         from moderation.rules import forget_words
 
-        # A word edited in the admin applies at once in this process (others: WORDS_KEPT_S).
+        # A word edited in the admin applies at once, in this process and (by the stamp in Redis,
+        # moderation.rules) in every other.
         post_save.connect(forget_words, sender=BannedWord, dispatch_uid="forget-words-saved")
         post_delete.connect(forget_words, sender=BannedWord, dispatch_uid="forget-words-gone")

@@ -7,33 +7,55 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import redis
 from django.utils import timezone
 
 from moderation.errors import ModerationError
 from moderation.models import BannedWord, ChatTimeout, CoinBan
 from moderation.wordfilter import Verdict, WordFilter
+from realtime.redis import sync_redis
 
-# Each process builds the filter from the word list once and keeps it this long; a change in the
-# admin reaches the process that made it at once (forget_words, from the model's signals) and
-# every other process within this time.
+# Each process builds the filter from the word list once and keeps it. A change in the admin
+# (forget_words, from the model's signals) clears it in the process that made it and bumps a
+# stamp in Redis that every other process reads before it filters a line, so a word added or
+# removed applies in every Daphne at the next line, not at a restart. Reading the stamp is one
+# Redis GET a chat line; if Redis cannot answer, a process keeps its filter at most this long.
 WORDS_KEPT_S = 30.0
-_kept: tuple[float, WordFilter] | None = None
+WORDS_STAMP_KEY = "moderation:words-stamp"
+_kept: tuple[float, bytes | None, WordFilter] | None = None
+_UNKNOWN = b"?"  # the stamp when Redis could not be read
+
+
+def _stamp() -> bytes | None:
+    """The word list's stamp in Redis (None until the first change), or _UNKNOWN."""
+    try:
+        value = sync_redis().get(WORDS_STAMP_KEY)
+    except redis.RedisError:
+        return _UNKNOWN
+    return value if value is None else bytes(value)
 
 
 def word_filter() -> WordFilter:
     """The filter over the active words of the list (moderation.models.BannedWord)."""
     global _kept
     now = time.monotonic()
-    if _kept is None or now - _kept[0] > WORDS_KEPT_S:
-        rows = BannedWord.objects.filter(active=True).values_list("text", "severity")
-        _kept = (now, WordFilter(list(rows)))
-    return _kept[1]
+    stamp = _stamp()
+    kept = _kept
+    if kept is not None and now - kept[0] <= WORDS_KEPT_S and stamp in (_UNKNOWN, kept[1]):
+        return kept[2]
+    rows = BannedWord.objects.filter(active=True).values_list("text", "severity")
+    _kept = (now, stamp, WordFilter(list(rows)))
+    return _kept[2]
 
 
 def forget_words(**_: Any) -> None:
-    """The word list changed: the next line builds the filter again."""
+    """The word list changed: this process and every other build the filter again."""
     global _kept
     _kept = None
+    try:
+        sync_redis().incr(WORDS_STAMP_KEY)
+    except redis.RedisError:
+        pass  # the other processes catch up within WORDS_KEPT_S
 
 
 def chat_line(user: Any, text: str) -> str:

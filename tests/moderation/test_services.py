@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import redis
 from django.contrib.auth import get_user_model
 from django.db.models import F
 from django.test import Client
@@ -20,6 +21,7 @@ from games.services import TableError
 from moderation import rules
 from moderation.errors import ModerationError
 from moderation.models import BannedWord, ChatMute, CoinBan, Report, StaffAction
+from realtime.redis import sync_redis
 from social import moderation as services
 from social.errors import SocialError
 from tests.tables.helpers import make_table, seat_humans, sit_at
@@ -85,6 +87,32 @@ def test_a_word_edited_in_the_admin_applies_to_the_next_line(users, table, staff
     assert page.status_code == 302
     with pytest.raises(ModerationError):
         say(users[0], table, "stupid")
+
+
+def test_a_word_changed_in_another_process_applies_here_at_the_next_line(monkeypatch, words):
+    """Another Daphne's admin edit reaches this process by the stamp in Redis, not after
+    WORDS_KEPT_S: here the list changes without a signal (as another process's write looks from
+    here), and only the stamp's bump makes this process read it again."""
+    assert rules.word_filter().check("you stupid").text == "you ******"
+    BannedWord.objects.filter(text="stupid").update(severity="refuse")
+    # Not told yet: the kept filter still stars the word.
+    assert not rules.word_filter().check("you stupid").refused
+    sync_redis().incr(rules.WORDS_STAMP_KEY)  # what forget_words does in the other process
+    assert rules.word_filter().check("you stupid").refused
+    # With Redis unreachable a process keeps its filter (WORDS_KEPT_S bounds how long).
+    BannedWord.objects.filter(text="stupid").update(active=False)
+    sync_redis().incr(rules.WORDS_STAMP_KEY)
+
+    class Down:
+        def get(self, key):
+            raise redis.ConnectionError("down")
+
+        incr = get
+
+    monkeypatch.setattr(rules, "sync_redis", lambda: Down())
+    assert rules.word_filter().check("you stupid").refused
+    monkeypatch.setattr(rules, "WORDS_KEPT_S", -1.0)
+    assert not rules.word_filter().check("you stupid").matched
 
 
 def test_a_mute_hides_the_lines_for_the_muter_at_that_table_until_they_leave(users, words):
