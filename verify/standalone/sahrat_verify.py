@@ -5,12 +5,9 @@ One file, Python 3.8 or newer, standard library only. It shares no code with the
 it was written from the public spec (docs/fairness.md) so that you need not trust our code.
 
 A whole match: download its export from the Verify page and run
-
-    python3 sahrat_verify.py --export match.json            (standard library only)
-    python3 sahrat_verify.py --export match.json --replay   (from a Sahrat checkout: also replays
-                                                              the whole log with the engines)
-
-Example (the values are printed on the Verify page when a match ends or is aborted):
+``python3 sahrat_verify.py --export match.json`` (add ``--replay``, from a Sahrat checkout, to
+also replay the whole log with the engines). One shuffle, with the values the Verify page prints
+when a match ends or is aborted:
 
     python3 sahrat_verify.py --game jakaro \\
         --secret   <64 hex characters revealed after the match> \\
@@ -31,8 +28,11 @@ import argparse
 import hashlib
 import hmac
 import json
+import os
 import re
+import subprocess
 import sys
+from datetime import datetime
 
 VERSION = "sahrat-fair-v1"
 GAMES = ("hand", "jakaro")
@@ -187,14 +187,8 @@ def run(args):
     if args.json:
         print(json.dumps(report))
     else:
-        print(
-            "{}  game={}  id={}  seeds: {}".format(
-                VERSION,
-                args.game,
-                ident,
-                ", ".join(f"{s}={seeds[s]}" for s in sorted(seeds)) or "none",
-            )
-        )
+        listed = ", ".join(f"{s}={seeds[s]}" for s in sorted(seeds)) or "none"
+        print(f"{VERSION}  game={args.game}  id={ident}  seeds: {listed}")
         if not matches:
             print("commitment MISMATCH: this secret is not the one committed to.")
             print("  sha256(secret) = " + computed)
@@ -211,8 +205,6 @@ def run(args):
 
 def _when(text, what):
     """An ISO 8601 time from the export (Python 3.8's fromisoformat reads what Sahrat writes)."""
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(text)
     except (TypeError, ValueError):
@@ -309,9 +301,6 @@ def _replay_with_engines(path):
     Sahrat (its own checks above share no code with the server); this mode runs the project's
     own checker, ``python -m verify.audit``, as a separate program from a Sahrat checkout (the
     current directory, or the one in SAHRAT_CHECKOUT), and reports what it says."""
-    import os
-    import subprocess
-
     checkout = os.environ.get("SAHRAT_CHECKOUT") or os.getcwd()
     if not os.path.isfile(os.path.join(checkout, "verify", "audit.py")):
         raise BadInput(
@@ -334,42 +323,43 @@ def _replay_with_engines(path):
     return lines, 0 if done.returncode == 0 else max(1, len(lines))
 
 
-def main_export(path, replay):
-    data = read_export(path)
-    lines, bad = check_export(data, path if replay else None)
+def main_export(argv):
+    """``--export FILE [--replay]``: check a whole match export."""
+    if len(argv) < 2 or any(a != "--replay" for a in argv[2:]):
+        raise BadInput("usage: sahrat_verify.py --export FILE.json [--replay]")
+    lines, bad = check_export(read_export(argv[1]), argv[1] if "--replay" in argv[2:] else None)
     for line in lines:
         print(line)
     print("ALL OK" if not bad else f"{bad} MISMATCH(ES)")
     return 0 if not bad else 1
 
 
+def guarded(work, *args):
+    """``work(*args)``'s exit status; bad input is 2 and any other failure 3, each said in one
+    line: a downloadable tool never answers with a traceback."""
+    try:
+        return work(*args)
+    except BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"error: unexpected failure ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 3
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--export":
-        # python3 sahrat_verify.py --export match.json [--replay]
-        try:
-            if len(argv) < 2 or any(a not in ("--replay",) for a in argv[2:]):
-                raise BadInput("usage: sahrat_verify.py --export FILE.json [--replay]")
-            return main_export(argv[1], "--replay" in argv[2:])
-        except BadInput as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:  # never a traceback
-            print(f"error: unexpected failure ({type(exc).__name__}: {exc})", file=sys.stderr)
-            return 3
+        return guarded(main_export, argv)
     parser = argparse.ArgumentParser(
         description=f"Check a Sahrat commitment and replay its shuffles ({VERSION})."
     )
     parser.add_argument("--game", required=True, help="hand or jakaro")
     parser.add_argument("--secret", required=True, help="revealed secret, 64 hex characters")
-    parser.add_argument(
-        "--commitment",
-        required=True,
-        help="commitment published before the first card, 64 hex characters",
-    )
-    parser.add_argument(
-        "--id", required=True, dest="ident", help="the match's public id (16 hex characters)"
-    )
+    commitment = "commitment published before the first card, 64 hex characters"
+    parser.add_argument("--commitment", required=True, help=commitment)
+    public_id = "the match's public id (16 hex characters)"
+    parser.add_argument("--id", required=True, dest="ident", help=public_id)
     parser.add_argument(
         "--seed",
         action="append",
@@ -401,15 +391,7 @@ def main(argv=None):
         help="print one JSON object: version, game, id, seeds, commitment_ok, commitment "
         "(the secret's SHA-256), shuffles and below",
     )
-    args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except BadInput as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # a downloadable tool should never answer with a traceback
-        print(f"error: unexpected failure ({type(exc).__name__}: {exc})", file=sys.stderr)
-        return 3
+    return guarded(run, parser.parse_args(argv))
 
 
 if __name__ == "__main__":
