@@ -77,6 +77,14 @@ def can_watch(table: Table, user: Any, invited: bool = False) -> bool:
     return seat_of(table, user) is not None or (user is not None and user.pk == table.created_by_id)
 
 
+def seats_with_players(table_id: int) -> Any:
+    """A table's seats in order, each with its player and the player's standing (what the seat
+    shows) read in the same statement: a move reads them so, and the table's picture is drawn
+    from them with no query more (tests/tables/test_move_statements.py)."""
+    rows = Seat.objects.filter(table_id=table_id).select_related("user__standing")
+    return rows.order_by("number")
+
+
 def _seat_row(seat: Seat, mode: str) -> dict[str, Any]:
     name = rating = rep = None
     if seat.user_id is not None:
@@ -207,7 +215,7 @@ def public_and_shown(
     # earlier one saw (a seat's presence, a chat line), so its picture is the one to keep.
     read_at = time.time()
     if seats is None:
-        seats = list(table.seats.select_related("user__standing").order_by("number"))
+        seats = list(seats_with_players(table.pk))
     if match is None:
         match, seeds = current_match(table), None
     shown = match

@@ -95,8 +95,7 @@ class RowsInHand:
 
     @classmethod
     def read(cls, match: Match) -> RowsInHand:
-        seats = Seat.objects.filter(table_id=match.table_id).select_related("user__standing")
-        return cls(list(seats.order_by("number")), _seeds_of(match))
+        return cls(list(selectors.seats_with_players(match.table_id)), _seeds_of(match))
 
 
 # A playing match's seeds never change (they are all in before it starts), so each process
