@@ -18,7 +18,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
 # it in one process; PYTEST_ARGS adds pytest options.
 TEST_WORKERS ?= 3
 
-.PHONY: run test install browser lint messages bench clean
+.PHONY: run test install browser pgbouncer lint messages bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,11 +52,23 @@ browser:
 	  fi; \
 	fi
 
+# Debian's PgBouncer for the test of the site behind a pooler in transaction mode
+# (tests/tables/test_live_servers.py, docs/scaling.md); the test starts its own on a free port.
+pgbouncer:
+	@if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's pgbouncer for the pooler test..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null; \
+	  else \
+	    echo "The pooler test needs Debian's pgbouncer: run 'sudo apt-get install pgbouncer'." >&2; exit 1; \
+	  fi; \
+	fi
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(STAMP) browser lint
+test: $(STAMP) browser pgbouncer lint
 	$(BIN)/python scripts/check_services.py --database-url "$(TEST_DATABASE_URL)" --redis-url "$(TEST_REDIS_URL)" --redis-var TEST_REDIS_URL
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py check
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run

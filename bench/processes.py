@@ -42,6 +42,7 @@ def daphne(
         cmd += ["--processes", str(processes)]
     else:
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *options, APP]
+    log_path.parent.mkdir(parents=True, exist_ok=True)  # a test run alone has no folder yet
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
             cmd,

@@ -128,6 +128,12 @@ if DATABASE_URL:
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
             "max_idle": 300,
         }
+        # Behind a pooler in transaction mode (PgBouncer; docs/scaling.md), each transaction may
+        # run on another server connection, so nothing may outlive one: a server-side cursor
+        # (QuerySet.iterator) would. Django already leaves psycopg's prepared statements off.
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = (
+            os.environ.get("DB_POOLER", "") == "transaction"
+        )
 else:
     DATABASES = {
         "default": {
