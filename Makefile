@@ -90,6 +90,7 @@ bench: $(STAMP)
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.standing --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.rooms --quick
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.table_page --quick
+	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python -m bench.frames --quick
 	$(BIN)/python -m bench.verify --quick
 	$(BIN)/python -m bench.chat --quick
 

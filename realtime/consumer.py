@@ -34,6 +34,11 @@ from realtime.protocol import (
 log = logging.getLogger(__name__)
 
 
+def encode(payload: dict[str, Any]) -> str:
+    """A frame as a JSON socket sends it (UTF-8 text, Arabic as it is)."""
+    return json.dumps(payload, ensure_ascii=False)
+
+
 class SahratConsumer(AsyncWebsocketConsumer):
     """A signed-in player's socket with the platform's limits. Subclasses set ``groups_for()``
     and implement ``on_connected()`` and ``on_frame()``."""
@@ -233,7 +238,7 @@ class SahratConsumer(AsyncWebsocketConsumer):
             return str(ERRORS[key])
 
     async def send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload, ensure_ascii=False))
+        await self.send(text_data=encode(payload))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})
