@@ -10,10 +10,10 @@ share from the common face (games/faces/common.py).
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 from cachetools import FIFOCache
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -300,7 +300,7 @@ def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -
 # no text a player writes can hold the mark.
 NOW_MARK = "\tnow-0f9c2e7b\t"
 WATCHER_FRAMES_CACHED = 512
-_watcher_frames: FIFOCache[tuple[str, str | None, str], str] = FIFOCache(
+_watcher_frames: FIFOCache[tuple[str, str | None, bytes], str] = FIFOCache(
     maxsize=WATCHER_FRAMES_CACHED
 )
 
@@ -308,7 +308,9 @@ _watcher_frames: FIFOCache[tuple[str, str | None, str], str] = FIFOCache(
 def watcher_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
     """``state_fragment`` for a watcher's ``state`` (no seat, no lines hidden for them), drawn
     once for all the watchers whose state is the same."""
-    same = json.dumps({k: v for k, v in state.items() if k != "now"}, default=str)
+    same = orjson.dumps(
+        {k: v for k, v in state.items() if k != "now"}, default=str, option=orjson.OPT_NON_STR_KEYS
+    )
     key = (lang, style, same)
     frame = _watcher_frames.get(key)
     if frame is None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import json
 import re
 
+import orjson
+
 PIECES = re.compile(r"(?<=[>,])")
 CUT = "\x00"
 PREFIX = '{"delta":'
@@ -56,8 +58,7 @@ class DeltaEncoder:
         old, self._last = self._last, new
         if old is None:
             return frame
-        text = PREFIX + json.dumps(delta_ops(old, new), ensure_ascii=False, separators=(",", ":"))
-        text += "}"
+        text = PREFIX + orjson.dumps(delta_ops(old, new)).decode() + "}"
         return text if len(text.encode()) < len(frame.encode()) else frame
 
 

@@ -4,10 +4,17 @@ or the digit style changes, and keep what it drew for the same ones."""
 
 from __future__ import annotations
 
+import json
+import re
+from datetime import UTC, datetime
+from decimal import Decimal
+
 import pytest
 from cachetools import LRUCache
 from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
+from django.utils.html import json_script
+from django.utils.translation import gettext_lazy
 
 from games.templatetags import parts
 from language import digits
@@ -97,3 +104,36 @@ def test_a_part_escapes_as_the_page_does(kept):
 def test_a_malformed_part_is_refused(source):
     with pytest.raises(TemplateSyntaxError):
         Template("{% load parts %}" + source)
+
+
+def _script(html: str) -> tuple[str, str]:
+    """A script element's id and its text."""
+    match = re.fullmatch(r'<script id="([^"]*)" type="application/json">(.*)</script>', html, re.S)
+    assert match, html
+    return match.group(1), match.group(2)
+
+
+def test_frame_json_hands_the_page_what_json_script_does():
+    """The view a frame hands its page's script, made with orjson: the same data, element and
+    escapes as Django's ``json_script`` (dates, decimals, lazy words and a seat's number as a key
+    included), and no text inside can close the element."""
+    value = {
+        "name": "لاعب & <b>",
+        "said": "</script><script>alert(1)</script>",
+        "word": gettext_lazy("Sounds"),
+        "at": datetime(2026, 12, 6, 18, 30, 5, 123456, tzinfo=UTC),
+        "stake": Decimal("12.50"),
+        "seats": {0: ["AH", "JK1"], 3: []},
+        "turn": None,
+        "easy": True,
+    }
+    with translation.override("ar"):
+        ours = str(parts.frame_json(value, "hand-view"))
+        django = str(json_script(value, "hand-view"))
+    our_id, our_text = _script(ours)
+    their_id, their_text = _script(django)
+    assert our_id == their_id == "hand-view"
+    assert json.loads(our_text) == json.loads(their_text)
+    assert json.loads(our_text)["word"] == "الأصوات" and json.loads(our_text)["seats"]["0"]
+    assert not set("<>&") & set(our_text)
+    assert "لاعب" in our_text  # Arabic as it is: a third of the bytes of its \u escapes
