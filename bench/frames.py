@@ -114,6 +114,7 @@ def measure(game: str, options: dict[str, Any], moves: int, run: str) -> dict[st
     from django.utils import translation
 
     from games import rendering, selectors
+    from language import digits
     from realtime.consumer import encode
     from realtime.delta import DeltaEncoder
 
@@ -125,9 +126,10 @@ def measure(game: str, options: dict[str, Any], moves: int, run: str) -> dict[st
     for _ in range(moves + 1):  # the frames of the deal, then after each move
         states = [selectors.table_state(table, user) for user in users]
         for seat, state in enumerate(states):
-            frame, ms = _timed(lambda s=state: rendering.state_fragment(s, LANG))
+            style = digits.style_of(users[seat], LANG)  # as the seat's socket passes it
+            frame, ms = _timed(lambda s=state, d=style: rendering.state_fragment(s, LANG, d))
             seen["frame"].append(ms)
-            with translation.override(LANG):
+            with translation.override(LANG), digits.override(style):
                 seen["context"].append(_timed(lambda s=state: rendering.table_context(s))[1])
             sent, ms = _timed(lambda f=frame, e=encoders[seat]: e.encode(f))
             seen["delta"].append(ms)
