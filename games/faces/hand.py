@@ -128,9 +128,10 @@ def card_name(card: str) -> str:
     return _card_name(card, translation.get_language())
 
 
-def card_names() -> dict[str, str]:
-    """Every card's spoken name in the active language, for the joker picker."""
-    return _card_names(translation.get_language())
+def card_names(lang: str | None = None) -> dict[str, str]:
+    """Every card's spoken name in ``lang`` (the active language if None), for the joker
+    picker."""
+    return _card_names(lang if lang is not None else translation.get_language())
 
 
 @functools.lru_cache(maxsize=16)
@@ -151,16 +152,22 @@ def _card_name(card: str, lang: str | None) -> str:
     }
 
 
-def hand_card(card: str, stands: str | None = None) -> dict[str, Any]:
+def hand_card(card: str, stands: str | None = None, lang: str | None = None) -> dict[str, Any]:
     """One card as the Hand templates draw it (templates/cards/card.html, look "drawn"): the
-    common card with its spoken name; a joker in a meld also shows the card it stands for."""
+    common card with its spoken name in ``lang`` (the active language if None); a joker in a
+    meld also shows the card it stands for."""
+    if lang is None:
+        lang = translation.get_language()
     out = card_item(card)
     joker = out["joker"]
-    out["name"] = card_name(card)
+    out["name"] = _card_name(card, lang)
     out["stands"] = None
     if joker and stands and stands != card:
-        out["stands"] = hand_card(stands)
-        out["name"] = _("%(joker)s as %(card)s") % {"joker": out["name"], "card": card_name(stands)}
+        out["stands"] = hand_card(stands, lang=lang)
+        out["name"] = _("%(joker)s as %(card)s") % {
+            "joker": out["name"],
+            "card": _card_name(stands, lang),
+        }
     return out
 
 
@@ -225,7 +232,9 @@ def threshold_words(view: dict[str, Any], you: int | None) -> str:
 # --------------------------------------------------------------------------------- the view
 
 
-def _meld_groups(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> list:
+def _meld_groups(
+    view: dict[str, Any], seats: list[dict[str, Any]], you: int | None, lang: str | None = None
+) -> list:
     """The melds on the table by owner, as they lie in front of each player: the viewer's
     first, then the others in play order (a watcher's from seat 0)."""
     players = view.get("players", 0) or 1
@@ -236,7 +245,9 @@ def _meld_groups(view: dict[str, Any], seats: list[dict[str, Any]], you: int | N
             {
                 "n": m["n"],
                 "owner": named(seats, m["owner"]),
-                "cards": [hand_card(c, s) for c, s in zip(m["cards"], m["stands"], strict=False)],
+                "cards": [
+                    hand_card(c, s, lang) for c, s in zip(m["cards"], m["stands"], strict=False)
+                ],
                 "points": m["points"],
             }
         )
@@ -261,6 +272,9 @@ def _hint_moves(mine: bool, hints: dict[str, Any]) -> list[dict[str, str]]:
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
     """A seat's Hand view as templates/games/views/hand.html draws it."""
+    # The language asked once: a frame names every card it shows (asking Django each time,
+    # through asgiref's Local, was about a tenth of a Hand seat's frame: bench.frames).
+    lang = translation.get_language()
     mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
     players = view.get("players", 0)
     totals = view.get("totals") or []
@@ -281,7 +295,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         recap = [
             {
                 "name": named(seats, seat),
-                "cards": [hand_card(c) for c in cards],
+                "cards": [hand_card(c, lang=lang) for c in cards],
                 "score": result["scores"][seat] if seat < len(result["scores"]) else 0,
                 "why": score_words(view, seat),
                 "total": totals[seat] if seat < len(totals) else 0,
@@ -292,7 +306,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     # What the page's scripts read (static/js/hand*.js): this seat's own view exactly as the JSON
     # socket would send it (docs/views/hand.md: never another seat's cards while a round is
     # played) and the spoken words of every card, for the joker picker and the staged melds.
-    data = {"view": view, "you": you, "mine": mine, "names": card_names()}
+    data = {"view": view, "you": you, "mine": mine, "names": card_names(lang)}
     hints = view.get("hints") or {}
     fire = view.get("fire") or []
     return {
@@ -301,7 +315,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "phase": view.get("phase"),
         "status": view.get("status"),
         "easy": view.get("table") == "easy",
-        "hand": [hand_card(c) for c in hand],
+        "hand": [hand_card(c, lang=lang) for c in hand],
         "in_hand_points": sum(card_value(c) for c in hand),
         "others": seats_round_the_felt(view, seats, you),
         # The players' row above the cards shows each seat's presence: while a round is played
@@ -313,15 +327,18 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
                 "owner": named(seats, m["owner"]),
                 "owner_seat": m["owner"],
                 "kind": m["kind"],
-                "cards": [hand_card(c, s) for c, s in zip(m["cards"], m["stands"], strict=False)],
+                "cards": [
+                    hand_card(c, s, lang) for c, s in zip(m["cards"], m["stands"], strict=False)
+                ],
                 "points": m["points"],
                 "text": pretty_cards(m["text"]),
             }
             for m in view.get("melds") or []
         ],
-        "meld_groups": _meld_groups(view, seats, you),
-        "fire_top": hand_card(view["fire_top"]) if view.get("fire_top") else None,
-        "fire_history": [hand_card(c) for c in reversed(fire[:-1])][:40],
+        "meld_groups": _meld_groups(view, seats, you, lang),
+        "fire_top": hand_card(view["fire_top"], lang=lang) if view.get("fire_top") else None,
+        # The last 40 under the top (only those are drawn).
+        "fire_history": [hand_card(c, lang=lang) for c in fire[-2::-1][:40]],
         "fire_count": len(fire),
         "fire_usable": view.get("fire_usable"),
         "stock_count": view.get("stock_count"),
@@ -332,10 +349,10 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "threshold_why": threshold_words(view, you),
         "opened_me": you is not None and you < len(opened) and opened[you],
         "must": [MUST_WORDS[m]() for m in view.get("must") or [] if m in MUST_WORDS],
-        "fire_card": hand_card(view["fire_card"]) if view.get("fire_card") else None,
-        "joker_due": hand_card(view["joker_due"]) if view.get("joker_due") else None,
+        "fire_card": hand_card(view["fire_card"], lang=lang) if view.get("fire_card") else None,
+        "joker_due": hand_card(view["joker_due"], lang=lang) if view.get("joker_due") else None,
         "hint_moves": _hint_moves(mine, hints),
-        "hint_throw": hand_card(hints["throw"]) if mine and hints.get("throw") else None,
+        "hint_throw": hand_card(hints["throw"], lang=lang) if mine and hints.get("throw") else None,
         "scores": scores,
         "round_numbers": list(range(1, len(history) + 1)),
         "result": result,
