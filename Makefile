@@ -41,28 +41,27 @@ run: $(STAMP)
 	@echo "Sahrat is starting at http://127.0.0.1:8000 (Ctrl-C stops everything)"
 	REDIS_URL="$(REDIS_URL)" $(BIN)/honcho start -f Procfile
 
-# Debian's Chromium for the browser tests; Playwright never downloads a browser here.
-browser:
-	@if ! command -v chromium >/dev/null 2>&1; then \
+# $(call debian,COMMAND,WHAT FOR): install Debian's package COMMAND when it is missing (as root;
+# otherwise say how), for the tests that drive it.
+define debian
+	@if ! command -v $(1) >/dev/null 2>&1 && [ ! -x /usr/sbin/$(1) ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing Debian's chromium for the browser tests..."; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing Debian's $(1) for $(2)..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
 	  else \
-	    echo "The browser tests need Debian's chromium: run 'sudo apt-get install chromium'." >&2; exit 1; \
+	    echo "Debian's $(1) is needed for $(2): run 'sudo apt-get install $(1)'." >&2; exit 1; \
 	  fi; \
 	fi
+endef
+
+# Debian's Chromium for the browser tests; Playwright never downloads a browser here.
+browser:
+	$(call debian,chromium,the browser tests)
 
 # Debian's PgBouncer for the test of the site behind a pooler in transaction mode
 # (tests/tables/test_live_servers.py, docs/scaling.md); the test starts its own on a free port.
 pgbouncer:
-	@if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing Debian's pgbouncer for the pooler test..."; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null; \
-	  else \
-	    echo "The pooler test needs Debian's pgbouncer: run 'sudo apt-get install pgbouncer'." >&2; exit 1; \
-	  fi; \
-	fi
+	$(call debian,pgbouncer,the pooler test)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

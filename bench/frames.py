@@ -55,28 +55,16 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 def _table(game: str, options: dict[str, Any], run: str) -> tuple[Any, list[Any]]:
     """A four-seat table of ``game`` with its match started: the table and its four players."""
     from accounts.models import User
-    from games import services
-    from games.models import Majlis, Match
+    from games.models import Match
 
-    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
     users = []
     for s in range(4):
         user = User.objects.create(username=f"frames-{run}-{game}{s}", display_name=f"لاعب {s + 1}")
         user.set_unusable_password()
         user.save()
         users.append(user)
-    table = services.table_create(user=users[0], game=game, options=options, majlis=majlis)
+    table = site.seated_table(game, options, users[0], users)
     match = Match.objects.get(table=table, number=1)
-    for seat, user in enumerate(users):
-        services.seat_take(
-            user=user,
-            table_id=table.public_id,
-            number=seat,
-            seed=secrets.token_hex(16),  # as a browser sends it: 32 hex
-            commitment=match.commitment,
-            match_id=match.public_id,
-        )
-    match.refresh_from_db()
     if match.status != Match.Status.PLAYING:
         raise SystemExit(f"{game}: the match did not start ({match.status})")
     return table, users

@@ -27,6 +27,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bench import site
+
 
 def _writer(wallets: tuple[Any, Any], count: int, tag: str) -> None:
     from django.db import connection
@@ -62,26 +64,13 @@ def settle_ms(players: list[Any], host: Any, rounds: int) -> float:
 
     from games import services
     from games.contract import Outcome
-    from games.models import Majlis, Match
+    from games.models import Match
 
-    majlis = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})[0]
     outcome = Outcome(((1, (0, 2)), (2, (1, 3))), {0: 0.5, 1: 0, 2: 0.5, 3: 0}, ((0, 2), (1, 3)))
     times = []
     for _ in range(rounds):
-        table = services.table_create(
-            user=host, game="jakaro", options={"players": 4}, majlis=majlis, stake=100
-        )
+        table = site.seated_table("jakaro", {"players": 4}, host, players, stake=100)
         match = Match.objects.get(table=table, number=1)
-        for n, user in enumerate(players):
-            services.seat_take(
-                user=user,
-                table_id=table.public_id,
-                number=n,
-                seed=secrets.token_hex(16),
-                commitment=match.commitment,
-                match_id=match.public_id,
-            )
-        match.refresh_from_db()
         match.status = Match.Status.FINISHED
         match.outcome = {
             "places": [[1, [0, 2]], [2, [1, 3]]],

@@ -47,7 +47,6 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
 import sys
 import time
 from collections.abc import Sequence
@@ -111,11 +110,6 @@ def setup(n_tables: int, clients: str = "html") -> list[TableSpec]:
     from django.test import Client
 
     from accounts.models import User
-    from games import services
-    from games.models import Majlis, Match
-
-    # migrate makes this room; a test database flushed by earlier tests has none.
-    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
 
     def player(name: str) -> Any:
         user, created = User.objects.get_or_create(
@@ -133,17 +127,7 @@ def setup(n_tables: int, clients: str = "html") -> list[TableSpec]:
         users = [player(f"rooms{4 * t + s}") for s in range(4)]
         if len(kinds) > 4:
             users.append(player(f"rooms-watch{t}"))
-        table = services.table_create(user=users[0], game=game, options=options, majlis=majlis)
-        match = Match.objects.get(table=table, number=1)
-        for seat, user in enumerate(users[:3]):
-            services.seat_take(
-                user=user,
-                table_id=table.public_id,
-                number=seat,
-                seed=secrets.token_hex(16),  # as a browser sends it: 32 hex
-                commitment=match.commitment,
-                match_id=match.public_id,
-            )
+        table = site.seated_table(game, options, users[0], users[:3])
         cookies = []
         for user in users:
             client = Client()

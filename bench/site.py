@@ -5,6 +5,9 @@ Each bench's own defaults (a Redis database, shorter clocks) come as keyword arg
 from __future__ import annotations
 
 import os
+import secrets
+from collections.abc import Sequence
+from typing import Any
 
 DEFAULTS = {
     "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
@@ -25,3 +28,31 @@ def start(**env: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def seated_table(
+    game: str, options: dict[str, Any], creator: Any, seated: Sequence[Any], stake: int = 0
+) -> Any:
+    """A new table of ``game`` (``stake`` coins a seat) in the main majlis, made by ``creator``
+    through games.services, with ``seated`` sitting at seats 0, 1, … of its first match, each
+    with a fresh seed as a browser sends it (32 hex) for the match's commitment. Call after
+    ``start``."""
+    from games import services
+    from games.models import Majlis, Match
+
+    # migrate makes this room; a test database flushed by earlier tests has none.
+    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+    table = services.table_create(
+        user=creator, game=game, options=options, majlis=majlis, stake=stake
+    )
+    match = Match.objects.get(table=table, number=1)
+    for seat, user in enumerate(seated):
+        services.seat_take(
+            user=user,
+            table_id=table.public_id,
+            number=seat,
+            seed=secrets.token_hex(16),
+            commitment=match.commitment,
+            match_id=match.public_id,
+        )
+    return table

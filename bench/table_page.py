@@ -31,7 +31,6 @@ import argparse
 import gzip
 import json
 import os
-import secrets
 import sys
 import time
 from collections.abc import Sequence
@@ -39,6 +38,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bench import site
 from bench.processes import daphne
 from bench.stats import percentile
 
@@ -69,9 +69,8 @@ def setup_tables() -> dict[str, tuple[str, str]]:
     import games
     from accounts.models import User
     from games import selectors, services
-    from games.models import Majlis, Match
+    from games.models import Match
 
-    majlis, _ = Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
     out = {}
     for game, options in GAMES.items():
         users = []
@@ -80,17 +79,8 @@ def setup_tables() -> dict[str, tuple[str, str]]:
                 username=f"page-bench-{game}-{seat}", defaults={"display_name": f"لاعب {seat + 1}"}
             )
             users.append(user)
-        table = services.table_create(user=users[0], game=game, options=options, majlis=majlis)
+        table = site.seated_table(game, options, users[0], users)
         match = Match.objects.get(table=table, number=1)
-        for seat, user in enumerate(users):
-            services.seat_take(
-                user=user,
-                table_id=table.public_id,
-                number=seat,
-                seed=secrets.token_hex(16),
-                commitment=match.commitment,
-                match_id=match.public_id,
-            )
         engine = games.get(game)
         for _ in range(5):  # the server's own steps due now (Hand's first deal)
             match.refresh_from_db()
