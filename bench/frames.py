@@ -36,7 +36,6 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 from typing import Any
 
 from bench import site
@@ -70,32 +69,6 @@ def _table(game: str, options: dict[str, Any], run: str) -> tuple[Any, list[Any]
     return table, users
 
 
-def _move(table: Any, users: list[Any], states: list[dict[str, Any]]) -> bool:
-    """One move at the table from the seats' states: the seat to move plays its bot's move; the
-    server's step is played when it is nobody's turn. False once the match is over."""
-    from django.utils import timezone
-
-    import games
-    from games import services
-    from games.models import Match
-
-    match = Match.objects.filter(table=table).order_by("-number").first()
-    if match is None or match.status != Match.Status.PLAYING:
-        return False
-    engine = games.get(table.game)
-    for seat, state in enumerate(states):
-        view = state.get("view")
-        if view is not None and view.get("turn") == seat:
-            action = engine.bot_action(view)
-            services.match_play(
-                user=users[seat], table_id=table.public_id, seq=match.seq, action=action
-            )
-            return True
-    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(milliseconds=1))
-    services.match_advance(match_id=match.pk)
-    return True
-
-
 def measure(game: str, options: dict[str, Any], moves: int, run: str) -> dict[str, Any]:
     """Play ``moves`` moves at a new four-seat table of ``game``, drawing every seat's frame
     after each; the figures of the module docstring."""
@@ -124,7 +97,7 @@ def measure(game: str, options: dict[str, Any], moves: int, run: str) -> dict[st
             seen["json"].append(_timed(lambda s=state: encode({"type": "state", **s}))[1])
             sizes["frame"].append(len(frame.encode()) / 1024)
             sizes["delta"].append(len(sent.encode()))
-        if played == moves or not _move(table, users, states):
+        if played == moves or site.play_one(table.public_id) is None:
             break
         played += 1
     figures: dict[str, Any] = {"moves": played, "seat_frames": len(seen["frame"])}

@@ -56,3 +56,31 @@ def seated_table(
             match_id=match.public_id,
         )
     return table
+
+
+def play_one(table_id: str) -> Any:
+    """One move at the table's playing match by whoever is to move: what the game's bot would
+    play from that seat's view, through ``services.match_play``, or the server's own step (its
+    deadline moved back, then ``services.match_advance``) when the turn is nobody's. The match
+    after it (its new seq and status); None if no match is being played."""
+    from django.utils import timezone
+
+    import games
+    from games import selectors, services
+    from games.models import Match, Seat
+
+    match = Match.objects.filter(table__public_id=table_id).order_by("-number").first()
+    if match is None or match.status != Match.Status.PLAYING:
+        return None
+    engine = games.get(match.table.game)
+    state = selectors.load_state(match)
+    seat = engine.to_move(state)
+    if seat is None:
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now())
+        services.match_advance(match_id=match.pk)
+    else:
+        user = Seat.objects.get(table=match.table, number=seat).user
+        action = engine.bot_action(engine.view(state, seat))
+        services.match_play(user=user, table_id=table_id, seq=match.seq, action=action)
+    match.refresh_from_db()
+    return match

@@ -129,34 +129,6 @@ def load_once(browser: Any, base: str, game: str, table_id: str, session: str) -
     return {"fcp": fcp, "live": live, "kb": sum(assets.values()) / 1024}
 
 
-def play_one(table_id: str) -> int:
-    """One move at the table, by whoever is to move (what the game's bot would play from that
-    seat's view, or the server's own step when the turn is nobody's); the match's new seq."""
-    import games
-    from games import selectors, services
-    from games.models import Match, Seat
-
-    match = Match.objects.filter(table__public_id=table_id).order_by("-number").first()
-    engine = games.get(match.table.game)
-    state = selectors.load_state(match)
-    seat = engine.to_move(state)
-    if seat is None:
-        Match.objects.filter(pk=match.pk).update(deadline=timezone_now())
-        services.match_advance(match_id=match.pk)
-    else:
-        user = Seat.objects.get(table=match.table, number=seat).user
-        action = engine.bot_action(engine.view(state, seat))
-        services.match_play(user=user, table_id=table_id, seq=match.seq, action=action)
-    match.refresh_from_db()
-    return match.seq
-
-
-def timezone_now() -> Any:
-    from django.utils import timezone
-
-    return timezone.now()
-
-
 def moves_seen(
     browser: Any, base: str, game: str, table_id: str, session: str, moves: int
 ) -> dict[str, Any]:
@@ -177,14 +149,14 @@ def moves_seen(
     sizes = []
     for _ in range(moves):
         before = len(frames)
-        seq = play_one(table_id)
+        seq = site.play_one(table_id).seq
         page.wait_for_selector(f"#table-live[data-seq='{seq}']", state="attached", timeout=30_000)
         sizes.extend(frames[before:])
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", SLOW_2G)
     started = time.perf_counter()
-    seq = play_one(table_id)
+    seq = site.play_one(table_id).seq
     page.wait_for_selector(f"#table-live[data-seq='{seq}']", state="attached", timeout=60_000)
     slow = (time.perf_counter() - started) * 1000
     context.close()

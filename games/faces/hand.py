@@ -122,10 +122,10 @@ SUIT_WORDS = {
 ALL_CARDS = [r + s for s in "SHDC" for r in RANK_WORDS] + ["JK1", "JK2"]
 
 
-def card_name(card: str) -> str:
-    """The spoken name of a card in the active language (cached per language: a frame names
-    every card for the page's script)."""
-    return _card_name(card, translation.get_language())
+def card_name(card: str, lang: str | None = None) -> str:
+    """The spoken name of a card in ``lang``, the active language (cached per language: a frame
+    names every card for the page's script); None asks Django which it is."""
+    return _card_name(card, lang if lang is not None else translation.get_language())
 
 
 def card_names(lang: str | None = None) -> dict[str, str]:
@@ -157,16 +157,16 @@ def hand_card(card: str, stands: str | None = None, lang: str | None = None) -> 
     common card with its spoken name in ``lang`` (the active language if None); a joker in a
     meld also shows the card it stands for."""
     if lang is None:
-        lang = translation.get_language()
+        lang = translation.get_language()  # once for the card and the one it stands for
     out = card_item(card)
     joker = out["joker"]
-    out["name"] = _card_name(card, lang)
+    out["name"] = card_name(card, lang)
     out["stands"] = None
     if joker and stands and stands != card:
         out["stands"] = hand_card(stands, lang=lang)
         out["name"] = _("%(joker)s as %(card)s") % {
             "joker": out["name"],
-            "card": _card_name(stands, lang),
+            "card": card_name(stands, lang),
         }
     return out
 
