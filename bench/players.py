@@ -148,8 +148,9 @@ class Table:
                         last = pieces(text)
                         seen = read_page(text)
                     else:  # a refusal or a notice, beside the table
-                        if ERROR_TEXT.search(raw):
-                            self.tally.error("error_fragment")
+                        refused = ERROR_TEXT.search(raw)
+                        if refused:  # by its words: the page's error line carries no code
+                            self.tally.error(f"error_fragment: {refused.group(1)[:80]}")
                         continue
                     if seen is None:
                         continue

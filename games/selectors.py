@@ -15,6 +15,7 @@ from cachetools import FIFOCache
 
 import games
 from games.contract import Game
+from games.kept_queries import KeptQuery
 from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
 from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
@@ -77,12 +78,20 @@ def can_watch(table: Table, user: Any, invited: bool = False) -> bool:
     return seat_of(table, user) is not None or (user is not None and user.pk == table.created_by_id)
 
 
-def seats_with_players(table_id: int) -> Any:
+# Read at every move: kept compiled (games/kept_queries.py).
+_seats_with_players = KeptQuery(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id).select_related("user__standing").order_by("number")
+    ),
+    marker=-1,
+)
+
+
+def seats_with_players(table_id: int) -> list[Seat]:
     """A table's seats in order, each with its player and the player's standing (what the seat
     shows) read in the same statement: a move reads them so, and the table's picture is drawn
     from them with no query more (tests/tables/test_move_statements.py)."""
-    rows = Seat.objects.filter(table_id=table_id).select_related("user__standing")
-    return rows.order_by("number")
+    return _seats_with_players(table_id)
 
 
 def _seat_row(seat: Seat, mode: str) -> dict[str, Any]:

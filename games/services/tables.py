@@ -13,6 +13,7 @@ from django.db import transaction
 
 import games
 from games.contract import BOT_LEVELS, BadOptions
+from games.kept_queries import KeptQuery
 from games.models import Majlis, Match, Seat, Table
 from games.selectors import players_of
 from games.services import events
@@ -100,13 +101,25 @@ def my_seat(table: Table, user: Any) -> Seat | None:
     return table.seats.select_for_update(of=("self",)).filter(user=user).first()
 
 
+# The table's last match locked, with its table (not locked: a move or a forfeit changes no table
+# row), in one query kept compiled: it is read at every move (games/kept_queries.py).
+_last_match_locked = KeptQuery(
+    lambda public_id: (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .filter(table__public_id=public_id)
+        .order_by("-number")[:1]
+    ),
+    marker="kept-query",
+)
+
+
 def playing_match(table_id: str) -> Match:
-    """The table's match being played, locked, in one query with its table (not locked: a move
-    or a forfeit changes no table row)."""
-    rows = Match.objects.select_for_update(of=("self",)).select_related("table")
-    match = rows.filter(table__public_id=table_id).order_by("-number").first()
-    if match is None:
+    """The table's match being played, locked, in one query with its table."""
+    found = _last_match_locked(table_id)
+    if not found:
         raise TableError("no_such_table")
+    match = found[0]
     if match.status != Match.Status.PLAYING:
         raise TableError("not_playing")
     return match

@@ -1,0 +1,77 @@
+"""A read made at every move of every table, its SQL compiled once.
+
+Django builds a queryset's SQL anew at every evaluation: resolving the joins of a
+``select_related``, the columns, the lock, the ordering. For the two reads of a move (the match
+locked with its table, the seats with their players) that building was more than half of the
+move's own transaction in Daphne's profile (docs/scaling.md), for SQL that is the same at every
+move but for one parameter. A ``KeptQuery`` is such a read: the ORM's queryset, compiled once
+per thread's connection with a marker for its one parameter, then run with the parameter and
+its rows made into models by the ORM's own machinery (``Model.from_db``, the ``select_related``
+populators, the fields' converters), so what comes back is what the queryset itself returns:
+tests/tables/test_kept_queries.py holds the two alike, field by field.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+
+
+class _Compiled:
+    """One connection's SQL for the query and what turns its rows into models."""
+
+    def __init__(self, queryset: QuerySet, marker: Any) -> None:
+        db = queryset.db
+        self.connection = connections[db]
+        self.compiler = queryset.query.get_compiler(using=db)
+        self.sql, params = self.compiler.as_sql()  # fills select and klass_info too
+        if tuple(params) != (marker,):
+            raise ImproperlyConfigured(f"a kept query takes one parameter, not {params!r}")
+        select, klass_info = self.compiler.select, self.compiler.klass_info
+        if self.compiler.annotation_col_map or self.compiler.has_extra_select:
+            raise ImproperlyConfigured("a kept query reads models only")
+        self.db = db
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.names = [f[0].target.attname for f in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, db)
+        self.converters = self.compiler.get_converters([f[0] for f in select])
+
+
+class KeptQuery:
+    """``build(value)``'s models, its SQL compiled once per thread (Django's connections are the
+    thread's own): ``build`` makes the queryset for a parameter, called once with ``marker``,
+    a value of the parameter's type that the SQL must carry as its only parameter."""
+
+    def __init__(self, build: Callable[[Any], QuerySet], marker: Any) -> None:
+        self._build = build
+        self._marker = marker
+        self._local = threading.local()
+
+    def _compiled(self) -> _Compiled:
+        kept: _Compiled | None = getattr(self._local, "kept", None)
+        if kept is None or kept.connection is not connections[DEFAULT_DB_ALIAS]:
+            kept = self._local.kept = _Compiled(self._build(self._marker), self._marker)
+        return kept
+
+    def __call__(self, value: Any) -> list[Model]:
+        kept = self._compiled()
+        with kept.connection.cursor() as cursor:
+            cursor.execute(kept.sql, (value,))
+            rows: Any = cursor.fetchall()
+        if kept.converters:
+            rows = kept.compiler.apply_converters(rows, kept.converters)
+        out = []
+        for row in rows:
+            obj = kept.model.from_db(kept.db, kept.names, row[kept.start : kept.end])
+            for populator in kept.populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out
