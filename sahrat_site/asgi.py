@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from realtime import daphne_guard  # noqa: E402
+from realtime import collector, daphne_guard  # noqa: E402
 from realtime.origin import SiteOriginValidator  # noqa: E402
 from sahrat_site.routing import websocket_urlpatterns  # noqa: E402
 
@@ -27,3 +27,6 @@ application = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Last: everything loaded so far is out of the garbage collector's sight (realtime/collector.py).
+collector.tune()
