@@ -18,17 +18,21 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 
 class _Compiled:
     """One connection's SQL for the query and what turns its rows into models."""
 
     def __init__(self, queryset: QuerySet, marker: Any) -> None:
+        if queryset._prefetch_related_lookups or queryset._known_related_objects:
+            raise ImproperlyConfigured("a kept query reads its rows in one statement")
         db = queryset.db
         self.connection = connections[db]
+        self.locks = queryset.query.select_for_update
         self.compiler = queryset.query.get_compiler(using=db)
         self.sql, params = self.compiler.as_sql()  # fills select and klass_info too
         if tuple(params) != (marker,):
@@ -57,12 +61,22 @@ class KeptQuery:
 
     def _compiled(self) -> _Compiled:
         kept: _Compiled | None = getattr(self._local, "kept", None)
-        if kept is None or kept.connection is not connections[DEFAULT_DB_ALIAS]:
+        if kept is None or kept.connection is not connections[kept.db]:
             kept = self._local.kept = _Compiled(self._build(self._marker), self._marker)
         return kept
 
     def __call__(self, value: Any) -> list[Model]:
+        # The ORM prepares a value for its field (5 for a text column becomes "5"); a kept query
+        # passes it as it is, so only a value of the marker's type is taken.
+        if type(value) is not type(self._marker):
+            raise TypeError(f"a kept query takes a {type(self._marker).__name__}, not {value!r}")
         kept = self._compiled()
+        # Django refuses a locking read outside a transaction when it builds the SQL, which a
+        # kept query does only once: refused here at every call.
+        if kept.locks and kept.connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside a transaction."
+            )
         with kept.connection.cursor() as cursor:
             cursor.execute(kept.sql, (value,))
             rows: Any = cursor.fetchall()

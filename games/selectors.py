@@ -224,7 +224,7 @@ def public_and_shown(
     # earlier one saw (a seat's presence, a chat line), so its picture is the one to keep.
     read_at = time.time()
     if seats is None:
-        seats = list(seats_with_players(table.pk))
+        seats = seats_with_players(table.pk)
     if match is None:
         match, seeds = current_match(table), None
     shown = match

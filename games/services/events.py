@@ -95,7 +95,7 @@ class RowsInHand:
 
     @classmethod
     def read(cls, match: Match) -> RowsInHand:
-        return cls(list(selectors.seats_with_players(match.table_id)), _seeds_of(match))
+        return cls(selectors.seats_with_players(match.table_id), _seeds_of(match))
 
 
 # A playing match's seeds never change (they are all in before it starts), so each process

@@ -4,6 +4,7 @@ does, so the test process's own collector settings prove nothing either way."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -33,3 +34,10 @@ def test_loading_the_application_freezes_start_up_and_sets_the_thresholds():
     assert before != after  # Python's own before the application loaded
     assert after == [collector.YOUNG, collector.MIDDLE, collector.OLD]
     assert frozen > 10_000  # Django and the project's modules, out of the collector's sight
+
+
+def test_the_test_runners_own_process_keeps_pythons_collector():
+    before = gc.get_threshold()
+    collector.tune()  # as importing the application in a consumer's test does
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

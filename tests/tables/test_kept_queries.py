@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games import selectors, services
@@ -77,3 +78,28 @@ def test_a_query_with_more_than_its_one_parameter_is_refused(creator):
     two = KeptQuery(lambda n: Seat.objects.filter(table_id=n, number__gte=1), marker=-1)
     with pytest.raises(ImproperlyConfigured):
         two(table.pk)
+
+
+def test_a_value_of_another_type_is_refused_not_passed_on(creator):
+    table = make_table(creator, "hand", {"players": 4})
+    with pytest.raises(TypeError):
+        selectors.seats_with_players(str(table.pk))  # the ORM would have made it a number
+    with transaction.atomic(), pytest.raises(TypeError):
+        playing_match(None)
+
+
+def test_a_query_that_would_need_a_second_statement_is_refused(creator):
+    table = make_table(creator, "hand", {"players": 4})
+    prefetching = KeptQuery(lambda n: Seat.objects.filter(table_id=n).prefetch_related("user"), -1)
+    with pytest.raises(ImproperlyConfigured):
+        prefetching(table.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_outside_a_transaction_is_refused_after_it_was_compiled(creator, users):
+    table = make_table(creator, "hand", {"players": 4})
+    seat_humans(table, users[:4])
+    with transaction.atomic():
+        playing_match(table.public_id)  # compiled on this thread's connection
+    with pytest.raises(TransactionManagementError):
+        playing_match(table.public_id)
