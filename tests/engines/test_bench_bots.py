@@ -32,12 +32,12 @@ def test_other_deals_are_the_same_pairs_from_a_later_index():
     figures = run_bench(
         "bench.bots",
         *("--only", "hand", "--pairing", "strong_vs_normal"),
-        *("--games", "2", "--jobs", "1", "--deals", "9"),
+        *("--games", "2", "--jobs", "1", "--deals", "10"),
         timeout=600,
     )
-    assert figures["deals"] == 9 and set(figures) >= {"hand", "move_ms"}
+    assert figures["deals"] == 10 and set(figures) >= {"hand", "move_ms"}
     assert "jakaro" not in figures
-    alone = pair(("hand", "strong", "normal", 9))
-    # Pair 9 ends unlike pair 0 (0 of 2 against 1 of 2), so a bench that ignored --deals fails.
+    alone = pair(("hand", "strong", "normal", 10))
+    # Pair 10 ends unlike pair 0 (2 of 2 against 1 of 2), so a bench that ignored --deals fails.
     assert alone["score"] != pair(("hand", "strong", "normal", 0))["score"]
     assert figures["hand"]["strong_vs_normal"]["won"] == round(alone["score"] / 2, 3)
