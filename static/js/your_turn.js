@@ -30,6 +30,12 @@
         toast.hidden = true;
       }, 1600);
       if (Sahrat.setting(KEY_VIBRATE, 0) === 1) navigator.vibrate?.(150);
+    } else if (!yours) {
+      // The turn has passed (played, timed out, or the match is over): "Your turn" would now
+      // say something false, so the moment ends here rather than at its 1.6 s.
+      clearTimeout(turnTimer);
+      root()?.classList.remove("turn-now");
+      toast.hidden = true;
     }
     turnSeen = key;
   }

@@ -11,11 +11,13 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import games
+from games import services
 from games.models import Match, Seat
 from tests.support.shots import ARTIFACTS, screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
-from tests.tables.test_browser_tables import open_as, open_sheet, player, wait_live
+from tests.tables.test_browser_tables import open_as, open_sheet, player, wait_live, wait_seq
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -168,6 +170,37 @@ def your_turn_moment(page, url: str) -> None:
     assert shown in {"1", "2", "3", "4", "5"}
     assert "turn-late" in page.locator("#table").get_attribute("class")
     screenshot(page, f"turn-late-{page.viewport_size['width']}.png")
+
+
+def test_the_your_turn_moment_ends_when_the_turn_passes(
+    live_site, chromium, majlis, django_user_model
+):
+    """A player who plays within the moment (or whose match ends in it) is not told "Your turn"
+    after the turn has gone: the page's clock is held still, so only the turn's passing can
+    hide the toast."""
+    users = [player(django_user_model, f"quick_{i}", f"لاعب {i + 1}") for i in range(2)]
+    table = make_table(users[0], "hand", {"players": 2})
+    seat_humans(table, users)
+    match = Match.objects.get(table=table, status=Match.Status.PLAYING)
+    ctx, page = open_as(chromium, live_site, users[0])
+    try:
+        page.clock.install()
+        page.goto(f"{live_site}/majlis/t/{table.public_id}/")
+        wait_live(page)
+        toast = page.get_by_test_id("turn-toast")
+        assert toast.is_visible()  # seat 0 starts: its turn has come
+        engine = games.get("hand")
+        hand = engine.view(engine.from_json(match.snapshot), 0)["hand"]
+        card = next(c for c in hand if not c.startswith("JK"))
+        services.match_play(
+            user=users[0], table_id=table.public_id, seq=match.seq, action=f"throw {card}"
+        )
+        wait_seq(page, match.seq + 1)
+        assert page.locator("#table-live").get_attribute("data-your-turn") != "1"
+        assert toast.is_hidden()
+        assert "turn-now" not in page.locator("#table").get_attribute("class")
+    finally:
+        ctx.close()
 
 
 def your_page(chromium, base: str, match: Match, users):
