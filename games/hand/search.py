@@ -1,5 +1,5 @@
-"""The strong Hand bot: the good bot (bot.choose), with its throw weighed over what the seat can
-know.
+"""The strong Hand bot: the good bot (bot.choose), holding back a small first opening heads-up,
+with its throw weighed over what the seat can know.
 
 Most of a two-player match is lost by a round ended while still unopened (a flat 100 against a
 dozen points once opened: measured over 500 rounds of the good bot against itself). So the
@@ -108,11 +108,12 @@ def _opens_soon(rest: list[str], draws: list[list[str]], threshold: int) -> floa
 def _holds_back(v: Mapping[str, Any], good: Action) -> bool:
     """Is ``good`` (the good bot's lay) a first opening of the round to hold back? Only heads-up
     (with more players, another seat would soon open first: not measured, so not done), never
-    a «هاند» (it ends the round), never with the fire pile's card in hand (it must be used)."""
+    one that goes out at once (a «هاند», or all cards but the one thrown after), never with the
+    fire pile's card in hand (it must be used)."""
     if good.kind != "lay" or v["players"] != 2 or v["fire_card"] is not None:
         return False
-    if any(v["opened"]) or len(good.physical()) == len(v["hand"]):
-        return False
+    if any(v["opened"]) or len(good.physical()) >= len(v["hand"]) - 1:
+        return False  # nobody to outbid, or it goes out now (a «هاند», or its throw after)
     plan = finder.best_opening(list(v["hand"]), v["threshold"])
     return plan is not None and plan.value < HOLD_BELOW
 

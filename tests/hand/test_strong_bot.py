@@ -59,10 +59,20 @@ def test_it_opens_with_the_fire_pile_card_it_took() -> None:
     assert search.choose(v).kind == "lay"
 
 
-def test_it_never_holds_back_a_hand_or_with_more_players() -> None:
-    whole = "AS 2S 3S AH 2H 3H 2D 3D 4D 2C 3C 4C 4S 5S 6S"
+def test_it_never_holds_back_going_out_or_with_more_players() -> None:
+    # A «هاند» of 80 whose best opening (74) would be held back if it were only an opening.
+    whole = "9H 10H JH 7S 7D 7C AS 2S 3S 2D 3D 4D 4C 5C 6C"
+    opening = finder.best_opening(whole.split(), 51)
+    assert opening is not None and opening.value < search.HOLD_BELOW
     v = view_of(whole)
     assert search.choose(v).kind == "lay" and len(search.choose(v).physical()) == 15
+    # An opening of 52 that lays 14 cards and goes out with the throw after it.
+    out = "AS 2S 3S AH 2H 3H 2D 3D 4D 5D 5C 6C 7C 8C KD"
+    opening = finder.best_opening(out.split(), 51)
+    assert opening is not None and opening.value < search.HOLD_BELOW
+    assert len(opening.cards()) == 14
+    v = view_of(out)
+    assert search.choose(v) == bot.choose(v) and search.choose(v).kind == "lay"
     others = [
         OTHER,
         "2H 4H 6H 8H 3D 5D 7D 9D JD 4S 6S 8S 10S 2S",
