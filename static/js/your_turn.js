@@ -25,20 +25,23 @@
       root()?.classList.add("turn-now");
       toast.hidden = false;
       clearTimeout(turnTimer);
-      turnTimer = setTimeout(() => {
-        root()?.classList.remove("turn-now");
-        toast.hidden = true;
-      }, 1600);
+      turnTimer = setTimeout(endMoment, 1600);
       if (Sahrat.setting(KEY_VIBRATE, 0) === 1) navigator.vibrate?.(150);
     } else if (!yours) {
       // The turn has passed (played, timed out, or the match is over): "Your turn" would now
       // say something false, so the moment ends here rather than at its 1.6 s.
       clearTimeout(turnTimer);
-      root()?.classList.remove("turn-now");
-      toast.hidden = true;
+      endMoment();
     }
     turnSeen = key;
   }
+
+  function endMoment() {
+    root()?.classList.remove("turn-now");
+    const toast = document.getElementById("turn-toast");
+    if (toast) toast.hidden = true;
+  }
+
   document.addEventListener("htmx:wsAfterMessage", yourTurnMoment);
   yourTurnMoment();
   setInterval(lastSeconds, 250);

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 import games
-from games import services
+from games import selectors, services
 from games.models import Match, Seat
 from tests.support.shots import ARTIFACTS, screenshot
 from tests.tables import test_browser_tables
@@ -189,8 +189,7 @@ def test_the_your_turn_moment_ends_when_the_turn_passes(
         wait_live(page)
         toast = page.get_by_test_id("turn-toast")
         assert toast.is_visible()  # seat 0 starts: its turn has come
-        engine = games.get("hand")
-        hand = engine.view(engine.from_json(match.snapshot), 0)["hand"]
+        hand = games.get("hand").view(selectors.load_state(match), 0)["hand"]
         card = next(c for c in hand if not c.startswith("JK"))
         services.match_play(
             user=users[0], table_id=table.public_id, seq=match.seq, action=f"throw {card}"
