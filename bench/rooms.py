@@ -29,6 +29,8 @@ Figures (one JSON line at the end, a few human lines before it):
   PostgreSQL are shared machine-wide: their figures include whatever else ran meanwhile;
 - ``client_cpu_ms_per_move``: the load generator's own CPU per move (it runs on the same
   machine: near a core, the latencies are partly its own);
+- ``cores_busy`` (of ``cores``): the servers' and the load generator's CPU over the playing
+  phase, in cores: a run near ``cores`` is past what the machine holds, whatever the code;
 - ``peak_rss_mb``: the most resident memory Daphne, the worker and beat held together;
 - ``errors``: error frames, sockets that closed, moves whose state did not reach every seat
   within ``bench.players.MOVE_TIMEOUT_S``.
@@ -298,6 +300,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The load generator's own CPU (it shares the machine): if it nears a core, the
         # latencies are partly its own.
         "client_cpu_ms_per_move": round(tally.client_cpu_s * 1e3 / moves, 2) if moves else None,
+        # How much of the machine the playing phase kept busy: the servers' CPU and the load
+        # generator's over its length, in cores. A run near ``cores`` is past what the machine
+        # holds, whatever the code: its latencies are the queue's (docs/scaling.md, "the floor").
+        "cores_busy": round((sum(cpu.values()) + tally.client_cpu_s * 1e3) / (elapsed * 1e3), 2),
+        "cores": os.cpu_count(),
     }
     print(
         f"{n} tables ({sum(s.game == 'hand' for s in specs)} Hand, "

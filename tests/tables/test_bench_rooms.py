@@ -6,6 +6,7 @@ and JSON by turns, and an HTML watcher each."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -29,6 +30,8 @@ KEYS = {
     "frame_bytes_p50",
     "sockets",
     "client_cpu_ms_per_move",
+    "cores_busy",
+    "cores",
 }
 
 
@@ -56,4 +59,9 @@ def test_the_rooms_bench_plays_two_tables_and_prints_one_json_line():
     assert figures["frame_bytes_p50"] > 0
     assert figures["web_processes"] == 2  # as given: both Daphne processes were measured
     assert figures["moves"] > 0 and figures["cpu_ms_per_move"] > 0
+    # The machine's share kept busy is the CPU a move (servers and load generator) times the
+    # moves a second, in cores (each figure rounded in the line).
+    per_s = (figures["cpu_ms_per_move"] + figures["client_cpu_ms_per_move"]) / 1e3
+    assert figures["cores_busy"] == pytest.approx(per_s * figures["moves_per_s"], abs=0.02)
+    assert 0 < figures["cores_busy"] and figures["cores"] == os.cpu_count()
     assert figures["errors"] == 0, run.stdout
