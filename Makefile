@@ -73,7 +73,7 @@ test: $(STAMP) browser pgbouncer lint
 	DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/python manage.py makemigrations --check --dry-run
 	# Each of the hundred-odd processes the suite starts would compile the project's modules
 	# again where PYTHONDONTWRITEBYTECODE is set; compiled once here, they are only read.
-	$(BIN)/python -m compileall -q -j 0 accounts bench games language moderation realtime sahrat_site scripts social standing tests verify wallet
+	$(BIN)/python -m compileall -q -j 0 accounts bench fairness games language moderation realtime sahrat_site scripts social standing tests verify wallet
 	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 messages: $(STAMP)

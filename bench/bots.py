@@ -32,7 +32,7 @@ from typing import Any
 import games
 from bench import yardstick
 from bench.stats import percentile
-from verify.fairness import RandomSource
+from fairness.core import RandomSource
 
 OPTIONS = {"hand": {"players": 2}, "jakaro": {"players": 4}}
 PAIRINGS = (("strong", "greedy"), ("strong", "normal"), ("normal", "easy"))

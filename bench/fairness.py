@@ -1,6 +1,6 @@
 """How fast is the fair shuffle? ``python -m bench.fairness [--quick]``.
 
-Shuffles the 106-card Hand deck and the 52-card Jakaro deck with verify/fairness.py (each deck a
+Shuffles the 106-card Hand deck and the 52-card Jakaro deck with fairness/core.py (each deck a
 new purpose, as a game's deals are) and prints decks per second. The last line is one JSON object
 with ``shuffles_per_s_106`` and ``shuffles_per_s_52``. ``--quick`` finishes in a few seconds.
 """
@@ -14,8 +14,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+import fairness.core as fairness
 from bench.stats import percentile
-from verify import fairness
 
 SECRET = bytes(range(32))
 SEEDS = {seat: f"bench-seed-{seat}" for seat in range(4)}

@@ -18,8 +18,8 @@ import time
 
 import games
 from bench.stats import percentile
+from fairness.core import HAND_DECK, RandomSource
 from games.hand import bot, engine, finder
-from verify.fairness import HAND_DECK, RandomSource
 
 NORMAL = [c for c in HAND_DECK if not c.startswith("JK")]
 GAME = games.get("hand")

@@ -27,7 +27,7 @@ import time
 
 import games
 from bench.stats import percentile
-from verify.fairness import RandomSource
+from fairness.core import RandomSource
 
 JAKARO = games.get("jakaro")
 

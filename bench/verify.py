@@ -29,9 +29,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import fairness.core as fairness
 import games
 from bench.stats import percentile
-from verify import audit, fairness
+from verify import audit
 from verify.replay import audit_replay, export_events
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,6 +13,7 @@ from typing import Any
 
 from cachetools import FIFOCache
 
+import fairness.core as fairness
 import games
 from games.contract import Game
 from games.kept_queries import KeptQuery
@@ -20,7 +21,6 @@ from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
 from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
-from verify import fairness
 
 # ---------------------------------------------------------------------------------------------
 # What the services and the pages both read: a match's game, state, random source and teams

@@ -1,6 +1,6 @@
 """The server's own check of a match export (the JSON of /verify/m/<id>/export.json), pure
 Python, no Django: the same questions ``sahrat_verify.py --export --replay`` asks, answered with
-the server's code (verify/fairness.py and the engines).
+the server's code (fairness/core.py and the engines).
 
 ``check_export`` returns a list of problems, each a short machine code and words; an empty list
 means every check passed. Malformed input is an ``ExportError`` (a clear message, never a crash).
@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from verify import fairness
+import fairness.core as fairness
 from verify.replay import audit_replay
 
 MAX_ACTIONS = 20_000

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import fairness.core as fairness
 import games
-from verify import fairness
 
 
 class ReplayFailed(Exception):

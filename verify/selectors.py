@@ -16,9 +16,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
+import fairness.core as fairness
 import games
 from games.models import Match, MatchSeed
-from verify import fairness
 from verify.replay import Audit, audit_replay, export_events
 
 EXPORT_FORMAT = "sahrat-match-v1"

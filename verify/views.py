@@ -1,5 +1,5 @@
 """The Verify pages («تحقق»), public and without login. Thin: read the request, ask
-verify/selectors.py (or verify/fairness.py for the paste form), render. A bad id, secret or
+verify/selectors.py (or fairness/core.py for the paste form), render. A bad id, secret or
 paste gets a clear message and a 4xx, never a 500."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+import fairness.core as fairness
 from games import faces
 from games.faces import common
 from language.digits import digits
-from verify import audit, fairness, selectors
+from verify import audit, selectors
 
 MAX_PASTE = 20_000  # characters of a pasted secret/seeds form
 MAX_EXPORT = 2_000_000  # characters of a pasted export

@@ -14,10 +14,9 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 import games
-from games.models import BOT_LEVEL_CHOICES
 from language import digits as digit_style
 from language import words
 
@@ -143,7 +142,13 @@ def names_words(names: list[str]) -> str:
     return pgettext("the last two names of a list", "%(a)s and %(b)s") % {"a": head, "b": names[-1]}
 
 
-BOT_LEVEL_WORDS = dict(BOT_LEVEL_CHOICES)
+# The bots' strengths (games.contract.BOT_LEVELS) in words. A face reads no table row, so the words
+# are its own; the table model's choices say the same words (one msgid, one translation).
+BOT_LEVEL_WORDS = {
+    "easy": pgettext_lazy("a bot's strength", "easy"),
+    "normal": pgettext_lazy("a bot's strength", "normal"),
+    "strong": pgettext_lazy("a bot's strength", "strong"),
+}
 
 
 def bot_label(index: int | None, level: str | None = None) -> str:

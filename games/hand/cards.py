@@ -1,13 +1,13 @@
 """Cards of Hand: parsing, ids and values (rules §2 and §4).
 
-A card is written as in verify/fairness.py: rank (A 2 … 10 J Q K) + suit (S H D C), e.g. "10H",
+A card is written as in fairness/core.py: rank (A 2 … 10 J Q K) + suit (S H D C), e.g. "10H",
 or a joker "JK1" / "JK2". Internally a normal card also has an id 0–51 (suit * 13 + rank index) and
 the two jokers share id 52, since they are interchangeable in every rule.
 """
 
 from __future__ import annotations
 
-from verify.fairness import HAND_DECK, RANKS, SUITS
+from fairness.core import HAND_DECK, RANKS, SUITS
 
 JOKERS = ("JK1", "JK2")
 JOKER_ID = 52

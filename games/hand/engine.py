@@ -10,7 +10,7 @@ functions; the server's actions (``deal`` between rounds, a seat's ``timeout``) 
 and ``_do_timeout``; opening thresholds in ``threshold``; going out, «هاند» and round scores in
 ``_end_round``; the match (five rounds, the extra round, places and shares) in ``standings``.
 
-Randomness: one random source per match (verify/fairness.py). Round r is dealt with purpose
+Randomness: one random source per match (fairness/core.py). Round r is dealt with purpose
 ``deal/<r>``; the k-th stock rebuilt within round r with ``reshuffle/<r>/<k>``.
 """
 

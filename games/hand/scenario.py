@@ -6,7 +6,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from verify.fairness import HAND_DECK, RandomSource
+from fairness.core import HAND_DECK, RandomSource
 
 from . import engine
 from .actions import meld_tokens

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from verify.fairness import HAND_DECK
+from fairness.core import HAND_DECK
 
 from . import actions, bot, finder
 from .actions import Action

@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from fairness.core import JAKARO_DECK, RandomSource
 from games import contract
 from games.contract import BadOptions, MissingRandomSource, Outcome
-from verify.fairness import JAKARO_DECK, RandomSource
 
 from .board import BASE, HOME0, TRACK, partner, start_square, team, team_seats
 from .messages import MESSAGES

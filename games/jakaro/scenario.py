@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verify.fairness import JAKARO_DECK, RandomSource, parse_secret
+from fairness.core import JAKARO_DECK, RandomSource, parse_secret
 
 from .board import BASE, label, parse_label
 from .engine import DEAL_SCHEDULE, State, apply, legal_actions, outcome, sort_hand

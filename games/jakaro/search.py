@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from verify.fairness import JAKARO_DECK
+from fairness.core import JAKARO_DECK
 
 from . import bot
 from .board import team

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+import fairness.core as fairness
 import games
 from games.contract import BOT_LEVELS, BadOptions
 from games.kept_queries import KeptQuery
@@ -19,7 +20,6 @@ from games.selectors import players_of
 from games.services import events
 from games.services.errors import TableError
 from standing.reputation import MIN_REPUTATION_LEVELS
-from verify import fairness
 
 
 def table_create(

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import games
+from fairness.core import RandomSource
 from games.contract import BOT_LEVELS
-from verify.fairness import RandomSource
 
 POSITIONS = 30  # sampled positions per game
 REDEALS = 3  # re-deals of the hidden cards per position

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import games
+from fairness.core import HAND_DECK, JAKARO_DECK, RandomSource
 from games.contract import COMMON_VIEW_KEYS, SERVER, Game, IllegalAction, Outcome, replay
-from verify.fairness import HAND_DECK, JAKARO_DECK, RandomSource
 
 CARDS = frozenset(HAND_DECK) | frozenset(JAKARO_DECK)
 MAX_STEPS = 30_000

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import games
+from fairness.core import RandomSource
 from games.jakaro import scenario as jakaro_scenario
-from verify.fairness import RandomSource
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

@@ -1,4 +1,4 @@
-"""verify/fairness.py against the frozen sahrat-fair-v1 vectors, its bad inputs and its CLI."""
+"""fairness/core.py against the frozen sahrat-fair-v1 vectors, its bad inputs and its CLI."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify import fairness
-from verify.fairness import FairnessError, RandomSource
+import fairness.core as fairness
+from fairness.core import FairnessError, RandomSource
 
 from . import make_vectors
 
@@ -186,7 +186,7 @@ def test_shuffle_is_a_replayable_permutation(n: int, purpose: str, secret: bytes
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "verify.fairness", *args],
+        [sys.executable, "-m", "fairness", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

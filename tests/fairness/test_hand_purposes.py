@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import fairness.core as fairness
 import games
 from games.hand.scenario import build_state
-from verify import fairness
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify" / "standalone" / "sahrat_verify.py"

@@ -14,7 +14,7 @@ from itertools import permutations
 
 import pytest
 
-from verify import fairness
+import fairness.core as fairness
 
 ITEMS = ("a", "b", "c", "d", "e")
 SHUFFLES = 60_000  # 500 expected per permutation, 12000 per card-position cell

@@ -1,6 +1,6 @@
 """Shared helpers for the Hand tests: play whole matches through the registry, check invariants.
 
-A match has one random source (verify/fairness.py), built once from its secret; its log holds
+A match has one random source (fairness/core.py), built once from its secret; its log holds
 every action, the server's ``deal`` (seat None) and ``timeout`` included, so
 ``games.contract.replay`` rebuilds it with no Hand-specific code.
 """
@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 
 import games
+from fairness.core import HAND_DECK, RandomSource
 from games.hand import bot, engine
-from verify.fairness import HAND_DECK, RandomSource
 
 GAME = games.get("hand")
 IDENT = "test-match"

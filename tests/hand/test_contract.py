@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import games
+from fairness.core import RandomSource
 from games import contract
 from games.hand import engine
 from games.hand.scenario import build_state
-from verify.fairness import RandomSource
 
 from .helpers import GAME, match_rng, play_match, random_chooser, view_chooser
 

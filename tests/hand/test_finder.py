@@ -9,9 +9,9 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairness.core import HAND_DECK
 from games.hand import actions, finder, melds
 from games.hand.cards import ID_TO_CARD, JOKER_ID, SUITS, card_id, is_joker, make, rank_points
-from verify.fairness import HAND_DECK
 
 NORMAL = list(ID_TO_CARD)
 

@@ -17,11 +17,11 @@ import random
 import sys
 from pathlib import Path
 
+from fairness.core import RandomSource
 from games.jakaro.board import label
 from games.jakaro.bot import bot_action
 from games.jakaro.engine import Options, State, apply, legal_actions, new_match, to_json, view
 from games.jakaro.scenario import build
-from verify.fairness import RandomSource
 
 HERE = Path(__file__).parent
 B = ["base"] * 4

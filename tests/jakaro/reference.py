@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
+from fairness.core import JAKARO_DECK
 from games.jakaro.engine import State, sort_hand
-from verify.fairness import JAKARO_DECK
 
 HOME = 76  # H0; H3 is 79
 Marbles = tuple[int, ...]

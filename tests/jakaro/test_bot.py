@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from fairness.core import RandomSource
 from games.jakaro import engine
 from games.jakaro.bot import auto_action, bot_action, choose, least_useful, random_action
 from games.jakaro.engine import Options, apply, legal_actions, new_match, view
-from verify.fairness import RandomSource
 
 from .helpers import position
 

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 
 import games
+from fairness.core import RandomSource
 from games import contract
 from games.contract import COMMON_VIEW_KEYS, BadOptions, MissingRandomSource
-from verify.fairness import RandomSource
 
 from .helpers import position
 

@@ -11,9 +11,9 @@ import random
 import pytest
 
 import games
+from fairness.core import JAKARO_DECK, RandomSource
 from games.jakaro import engine
 from games.jakaro.engine import DEAL_SCHEDULE, sort_hand
-from verify.fairness import JAKARO_DECK, RandomSource
 
 from .helpers import position
 

@@ -7,6 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fairness.core import JAKARO_DECK, RandomSource
 from games.jakaro import engine
 from games.jakaro.bot import bot_action
 from games.jakaro.engine import (
@@ -23,7 +24,6 @@ from games.jakaro.engine import (
 )
 from games.jakaro.messages import MESSAGES
 from games.messages import COMMON
-from verify.fairness import JAKARO_DECK, RandomSource
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

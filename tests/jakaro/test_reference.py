@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from fairness.core import RandomSource
 from games.jakaro.engine import apply, effect, legal_actions
-from verify.fairness import RandomSource
 
 from .reference import random_position, reference_actions
 

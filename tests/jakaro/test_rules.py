@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
+from fairness.core import JAKARO_DECK, RandomSource
 from games.jakaro import engine
 from games.jakaro.board import start_square
 from games.jakaro.engine import STARTS, Options, apply, legal_actions, new_match, view
 from games.jakaro.messages import MESSAGES
 from games.messages import COMMON
-from verify.fairness import JAKARO_DECK, RandomSource
 
 from .helpers import marbles_of, position, refused_code
 

@@ -437,8 +437,8 @@ def test_the_identifier_and_seed_forms_in_fairness_md_are_the_sites(creator):
 
 
 def test_jakaro_packets_start_with_the_player_after_the_dealer_in_every_document():
+    from fairness.core import RandomSource
     from games.jakaro import engine
-    from verify.fairness import RandomSource
 
     said = "starting with the player after the dealer"
     rules = (ROOT / "docs" / "rules" / "jakaro.md").read_text(encoding="utf-8")
@@ -457,9 +457,9 @@ def test_jakaro_packets_start_with_the_player_after_the_dealer_in_every_document
 
 
 def test_the_hand_scenario_keys_are_the_ones_the_adapter_reads():
+    from fairness.core import RandomSource
     from games.hand import engine
     from games.hand import scenario as hand_scenario
-    from verify.fairness import RandomSource
 
     hand = section((ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8"), "Hand")
     row = next(r for r in table(section(hand, "Position")) if "`seeds`" in r["key"])

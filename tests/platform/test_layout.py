@@ -28,12 +28,13 @@ PURE = [
     "games/contract.py",
     "games/messages.py",
     "games/registry.py",
-    "verify/fairness.py",
+    "fairness/core.py",
     "verify/standalone",
 ]
 # The product: the project package and its apps (not the tests, the benchmarks or the scripts).
 PRODUCT = [
     "accounts",
+    "fairness",
     "games",
     "language",
     "moderation",
@@ -337,6 +338,21 @@ def test_nothing_above_the_engines_imports_a_game_package_but_its_face():
         "a game package imported outside its own package and games/faces/ "
         "(use the registry, or the game's face):\n" + "\n".join(offenders)
     )
+
+
+def test_the_games_never_import_the_app_that_audits_them():
+    """The shuffle's commitment and derivation sit below both (fairness/): the games draw from
+    it and the Verify app checks with it, so nothing under games/ imports verify/."""
+    offenders = offending(python_files("games"), ["verify"])
+    assert offenders == [], "games imports verify (use fairness.core):\n" + "\n".join(offenders)
+
+
+def test_the_faces_read_no_table_row():
+    """A face turns a view into words: it imports neither the tables' models nor their
+    services and selectors, which read the rows."""
+    forbidden = ["games.models", "games.services", "games.selectors"]
+    offenders = offending(python_files("games/faces"), forbidden)
+    assert offenders == [], "a face reads table rows:\n" + "\n".join(offenders)
 
 
 def test_no_import_circle_among_the_products_modules():

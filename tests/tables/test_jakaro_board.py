@@ -11,12 +11,12 @@ from html import unescape
 import pytest
 
 import games
+from fairness.core import JAKARO_DECK
 from games import rendering, selectors, services
 from games.faces import common
 from games.jakaro.scenario import build
 from games.models import Match, Seat
 from tests.tables.helpers import advance_until, make_table, play_out, seat_humans
-from verify.fairness import JAKARO_DECK
 
 pytestmark = pytest.mark.django_db
 

@@ -19,6 +19,7 @@ from django.test import Client
 from django.utils import timezone
 
 import games
+from fairness.core import JAKARO_DECK
 from games import services
 from games.faces.common import card_label
 from games.jakaro.scenario import build
@@ -40,7 +41,6 @@ from tests.tables.test_browser_tables import (
     wait_seq,
 )
 from tests.tables.test_jakaro_board import last_deck_by_replay
-from verify.fairness import JAKARO_DECK
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,10 +9,10 @@ import copy
 import pytest
 
 import games
+from fairness.core import RandomSource
 from games.models import Match, MatchAction, MatchSeed
 from tests.verify.helpers import node_recompute, tampered
 from verify import audit, selectors
-from verify.fairness import RandomSource
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,11 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import fairness.core as fairness
 from games import services
 from games.models import Match, Table
 from tests.tables.helpers import make_table, seat_humans
 from tests.verify.helpers import dumps, tampered
-from verify import audit, fairness, selectors
+from verify import audit, selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -259,12 +259,12 @@ def _below_arg(text: str) -> tuple[str, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m verify.fairness``: the same checks as the standalone verifier, from this core.
+    """``python -m fairness``: the same checks as the standalone verifier, from this core.
 
     Exit 0 when the commitment matches, 1 when it does not, 2 on bad input (message on stderr).
     """
     parser = argparse.ArgumentParser(
-        prog="python -m verify.fairness",
+        prog="python -m fairness",
         description=f"Replay {VERSION} shuffles from a revealed secret (see docs/fairness.md).",
     )
     parser.add_argument("--game", required=True, help="hand or jakaro")
