@@ -4,6 +4,8 @@ one who asked is told); a private table's short code."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
@@ -169,4 +171,39 @@ async def test_notices_only_pages_leave_sockets_free_for_a_table(users, settings
     assert hello["type"] == "hello"
     for comm in (first, second, majlis):
         await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_answer_on_an_english_table_page_is_all_in_english(users):
+    """Issue 57 item 16: the notice on the table page of a player who reads English says the
+    answer and its link in English («… declined your invitation. Open»), never «افتح»."""
+    from channels.testing import WebsocketCommunicator
+
+    from sahrat_site.asgi import application
+    from tests.tables.test_consumers import _cookie
+
+    a, b = users[:2]
+
+    def setup():
+        a.language = "en"
+        a.save(update_fields=["language"])
+        return friends_at_a_waiting_table(a, b)
+
+    table = await database_sync_to_async(setup)()
+    cookie = await database_sync_to_async(_cookie)(a)
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    page_socket = WebsocketCommunicator(application, f"/ws/table/{table.public_id}/", headers)
+    assert (await page_socket.connect(timeout=TIMEOUT))[0]
+    made = await database_sync_to_async(invitations.invite)(
+        user=a, username=b.username, table_id=table.public_id
+    )
+    await database_sync_to_async(invitations.answer)(user=b, invitation_id=made.pk, accept=False)
+    while 'id="table-notice"' not in (frame := await page_socket.receive_from(timeout=TIMEOUT)):
+        pass
+    assert "declined your invitation." in frame
+    assert f'href="/majlis/t/{table.public_id}/">Open</a>' in frame
+    assert not re.search("[\u0600-\u06ff]", frame.replace(b.display_name, ""))
+    await page_socket.disconnect()
     await database_sync_to_async(connections.close_all)()
