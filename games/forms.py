@@ -235,7 +235,7 @@ class TableForm(forms.Form):
                     "A table of %(players)s players has no seat %(n)s.",
                     players,
                 )
-                % {"players": players, "n": seat + 1},
+                % {"players": digits(players), "n": digits(seat + 1)},
             )
         if self.errors:
             return data
@@ -248,7 +248,7 @@ class TableForm(forms.Form):
 
 def players_message(game: str) -> str:
     """What a player reads when a count does not fit ``game``: the counts that do."""
-    counts = [str(n) for n in player_counts(game)]
+    counts = [digits(n) for n in player_counts(game)]
     comma = "، " if (get_language() or "ar").startswith("ar") else ", "
     listed = counts[0] if len(counts) == 1 else f"{comma.join(counts[:-1])} {_('or')} {counts[-1]}"
     return str(

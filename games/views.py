@@ -21,6 +21,7 @@ from games import rendering, selectors, services, viewers
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table, normal_code
 from games.services import TableError
+from language import http as api
 from standing.selectors import reputation_of
 from wallet.services import balance_of
 
@@ -146,6 +147,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
+    code = "invalid_table"
     if form.is_valid():
         try:
             table = services.table_create(
@@ -159,11 +161,13 @@ def table_new(request: HttpRequest) -> HttpResponse:
             )
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))
+            code = exc.code
         else:
             return redirect(_table_url(table, form.cleaned_data.get("seat")))
-    return render(
+    page = render(
         request, "games/lobby.html", _lobby_context(request, form, creating=True), status=400
     )
+    return api.form_refused(page, form, code)
 
 
 # One tap each; shown in the page's language (the Arabic ones are what Gulf players say).

@@ -6,6 +6,7 @@ copied into this file."""
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from pathlib import Path
@@ -65,7 +66,9 @@ def section(text: str, heading: str) -> str:
 
 def table(text: str) -> list[dict[str, str]]:
     """The first markdown table in ``text`` as rows keyed by its header."""
-    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
+    all_lines = text.splitlines()
+    start = next((i for i, ln in enumerate(all_lines) if ln.startswith("|")), len(all_lines))
+    lines = list(itertools.takewhile(lambda ln: ln.startswith("|"), all_lines[start:]))
     assert len(lines) >= 3, "no table"
     split = [[c.strip() for c in re.split(r"(?<!\\)\|", ln)[1:-1]] for ln in lines]
     head, rows = split[0], split[2:]
@@ -550,3 +553,14 @@ def test_the_readmes_settings_defaults_are_the_codes():
                 assert said == code, name
             checked += 1
     assert checked >= 20  # most rows are checked, not skipped
+
+
+def test_the_http_refusals_table_holds_what_the_site_answers():
+    """Issue 57 item 19: each status language/http.py answers for an unexplained 4xx is in the
+    doc's "Refusals over HTTP" table with its code."""
+    from language.http import CODES
+
+    rows = table(section(PROTOCOL, "Refusals over HTTP"))
+    said = {(c, r["status"]) for r in rows for c in ticked(r["code"])}
+    for status, (code, _words) in CODES.items():
+        assert (code, str(status)) in said, code
