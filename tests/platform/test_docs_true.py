@@ -564,3 +564,29 @@ def test_the_http_refusals_table_holds_what_the_site_answers():
     said = {(c, r["status"]) for r in rows for c in ticked(r["code"])}
     for status, (code, _words) in CODES.items():
         assert (code, str(status)) in said, code
+
+
+def test_the_docs_name_the_modules_that_exist():
+    """Issue 57 item 21: a path the README or docs/ name is a file of the project (a name
+    written bare in a README row is one of the folders that row names), and the tables' clock
+    is named where it lives."""
+    apps = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    missing = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for line in doc.read_text().splitlines():
+            quoted = re.findall(r"`([^`]+)`", line)
+            folders = [q for q in quoted if q.endswith("/") and (ROOT / q).is_dir()]
+            for q in quoted:
+                name = q.split()[0] if q.split() else q
+                if not re.fullmatch(r"[\w./-]+\.py", name) or name == "manage.py":
+                    continue
+                if "/" in name and name.split("/")[0] in apps:
+                    found = (ROOT / name).exists()
+                elif "/" not in name and doc.name == "README.md" and folders:
+                    found = any((ROOT / f / name).exists() for f in folders)
+                else:
+                    continue
+                if not found:
+                    missing.append(f"{doc.relative_to(ROOT)}: {name}")
+    assert missing == []
+    assert "`games/services/clock.py`" in (ROOT / "README.md").read_text()
