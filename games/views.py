@@ -104,8 +104,11 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     code = normal_code(request.GET.get("code", ""))
     found = Table.objects.filter(invite_code=code).first() if code else None
     if found is None:
+        words = _("No table has that code. Check it with your friend.")
+        if api.wants_json(request):
+            return api.refuse(request, "no_such_table", words, 404)
         context = _lobby_context(request)
-        context["code_error"] = _("No table has that code. Check it with your friend.")
+        context["code_error"] = words
         return render(request, "games/lobby.html", context, status=404)
     return redirect(_table_url(found))
 

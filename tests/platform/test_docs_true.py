@@ -375,11 +375,21 @@ def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://evil.example"
     )
     assert evil.status_code == 403
-    throttle = re.search(r"after (\d+) failures.*HTTP (\d+) for (\d+) minutes", row["on success"])
+    throttle = re.search(
+        r"The (\d+)th failed attempt .* is itself answered HTTP (\d+) .* for (\d+) minutes",
+        row["on success"],
+    )
     failures, status, minutes = map(int, throttle.groups())
     assert failures == django_settings.AXES_FAILURE_LIMIT
     assert status == django_settings.AXES_HTTP_RESPONSE_CODE
     assert minutes * 60 == django_settings.AXES_COOLOFF_TIME.total_seconds()
+    # As the doc says (issue 57 item 23): the failures before it get the form again, and the
+    # Nth failure itself the throttle's status, on another username from the same address.
+    guess = Client(enforce_csrf_checks=True)
+    guess_token = _csrf(guess, path)
+    wrong = {"username": "nobody", "password": "wrong-1", "csrfmiddlewaretoken": guess_token}
+    answers = [guess.post(path, wrong).status_code for _ in range(failures)]
+    assert answers == [200] * (failures - 1) + [status]
     signed = fresh.post(
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://testserver"
     )
@@ -590,3 +600,64 @@ def test_the_docs_name_the_modules_that_exist():
                     missing.append(f"{doc.relative_to(ROOT)}: {name}")
     assert missing == []
     assert "`games/services/clock.py`" in (ROOT / "README.md").read_text()
+
+
+@pytest.mark.django_db
+def test_a_program_follows_invites_answers_and_hides_as_documented(django_user_model):
+    """Issue 57 item 23: the social steps of "The HTTP side", paths and fields read from its
+    table, through the CSRF check as a program meets it."""
+    from social import selectors as social_selectors
+    from social.models import Invitation
+
+    Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+    sara, omar = (
+        django_user_model.objects.create_user(n, password="x-Long-pass-123")
+        for n in ("sara", "omar")
+    )
+    clients = {}
+    for user in (sara, omar):
+        clients[user.username] = Client(enforce_csrf_checks=True)
+        clients[user.username].force_login(user)
+        _csrf(clients[user.username], "/friends/")
+
+    def post(who: str, step: str, values: dict[str, str], **fields) -> object:
+        row, path = _step(step)
+        for name, value in values.items():
+            path = path.replace(f"<{name}>", value)
+        assert "<" not in path, path
+        assert set(fields) <= set(ticked(row["fields"])), (step, fields)
+        token = clients[who].cookies["csrftoken"].value
+        return clients[who].post(path, {**fields, "csrfmiddlewaretoken": token})
+
+    for who, other in (("sara", "omar"), ("omar", "sara")):
+        done = post(
+            who, "follow, unfollow, block, unblock", {"action": "follow", "username": other}
+        )
+        assert done.status_code == 302 and done["Location"] == "/friends/"
+    assert [f["username"] for f in social_selectors.friends_of(sara)] == ["omar"]
+
+    table = make_table(sara, "jakaro", {"players": 2})
+    seat_humans(table, [sara])
+    sent = post("sara", "invite a friend", {"username": "omar"}, table=table.public_id)
+    assert sent.status_code == 302
+    invitation = Invitation.objects.get(sender=sara, recipient=omar)
+    row, _path = _step("accept or decline an invitation")
+    accept = ticked(row["request"])[0].split()[-1].replace("<id>", str(invitation.pk))
+    token = clients["omar"].cookies["csrftoken"].value
+    taken = clients["omar"].post(accept, {"csrfmiddlewaretoken": token})
+    assert taken.status_code == 302
+    assert taken["Location"].startswith(f"/majlis/t/{table.public_id}/?sit=1")
+
+    hidden = post("sara", "hide your presence", {}, hide="1")
+    assert hidden.status_code == 302 and social_selectors.hides_presence(sara)
+    quiet = post("sara", "hide all chat", {}, hide="1")
+    assert quiet.status_code == 302
+    sara.refresh_from_db()
+    assert sara.hide_chat
+
+    private = make_table(sara, "hand", {"players": 2}, private=True)
+    row, path = _step("a private table by its code")
+    code = private.invite_code.lower().replace("-", " ")  # as said aloud: case and dash free
+    found = clients["omar"].get(path.split("?")[0], {"code": code})
+    assert found.status_code == 302
+    assert found["Location"] == f"/majlis/t/{private.public_id}/?invite={private.invite_token}"
