@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import resolve_url
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -23,6 +24,7 @@ from django.utils.translation import gettext_noop
 # The code and words of a 4xx no view explained (docs/protocol.md lists them).
 CODES: dict[int, tuple[str, str]] = {
     400: ("bad_request", gettext_noop("The request was not understood.")),
+    401: ("not_signed_in", gettext_noop("Sign in first.")),
     403: ("forbidden", gettext_noop("This is not allowed.")),
     404: ("not_found", gettext_noop("There is nothing here.")),
     405: ("method_not_allowed", gettext_noop("This address does not take that method.")),
@@ -68,6 +70,12 @@ def _form_error(form: Any, code: str) -> tuple[str, str, dict[str, list[str]]]:
     return code, first or _("The form was refused."), fields
 
 
+def _to_log_in(response: HttpResponse) -> bool:
+    """A redirect to the log-in form with the page asked for (login_required's answer)."""
+    login = resolve_url(settings.LOGIN_URL)
+    return response.status_code == 302 and response.get("Location", "").startswith(f"{login}?next=")
+
+
 class JsonErrorsMiddleware:
     """Every 4xx for a program that asks for JSON becomes the one JSON error; a refused form
     (answered 200 with its errors, as a page is) becomes a 400 with them."""
@@ -81,6 +89,10 @@ class JsonErrorsMiddleware:
             "application/json"
         ):
             return response
+        if _to_log_in(response):
+            # A page for signed-in players asked while signed out: a page is sent to the log-in
+            # form; a program is told, as the 401 it is.
+            response.status_code = 401
         form = getattr(response, "sahrat_form", None)
         if form is None and request.method == "POST":
             found = (getattr(response, "context_data", None) or {}).get("form")

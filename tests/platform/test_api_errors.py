@@ -77,6 +77,8 @@ def test_every_refusal_of_the_http_side_is_the_documented_json(player, settings)
     check(client.get("/majlis/t/nosuchtable/", **JSON), 404, "not_found")
     check(client.get("/no/such/page/", **JSON), 404, "not_found")
     check(client.get("/majlis/new/", **JSON), 405, "method_not_allowed")
+    check(Client().get("/friends/", **JSON), 401, "not_signed_in", "ar")
+    assert Client().get("/friends/").status_code == 302  # a page: to the log-in form
     check(client.get("/verify/m/nosuchmatch/export.json", **JSON), 404, "no_such_match")
     # Signing up and in, refused: the fields named, in the visitor's language (Arabic first).
     visitor = Client()
