@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.services import chat_post
+from tests.support.shots import screenshot
 from tests.tables.test_browser_tables import open_sheet
 from tests.tables.test_jakaro_board_browser import (  # noqa: F401 (fixtures)
     card,
@@ -25,8 +26,10 @@ from tests.tables.test_jakaro_board_browser import (  # noqa: F401 (fixtures)
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_sevens_steps_left_and_the_unread_count_in_arabic_digits(pair):  # noqa: F811
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)])
+def test_the_sevens_steps_left_and_the_unread_count_in_arabic_digits(pair, size):  # noqa: F811
     table_id, a, b = pair
+    a.set_viewport_size({"width": size[0], "height": size[1]})
     scripted(
         table_id,
         (a, b),
@@ -40,6 +43,7 @@ def test_the_sevens_steps_left_and_the_unread_count_in_arabic_digits(pair):  # n
     tap(square(a, 8))  # three steps for the first marble: four left for the second
     hint = a.get_by_test_id("jk-hint").inner_text()
     assert "٤" in hint and not re.search(r"[0-9]", hint), hint
+    screenshot(a, f"digits-seven-hint-ar-{size[0]}.png")
 
     # Ali's chat line, counted on Sara's closed chat sheet's dock button.
     ali = get_user_model().objects.get(username="ali")
