@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed-stamp
 
 # make run: a local SQLite database unless DATABASE_URL says otherwise.
 REDIS_URL ?= redis://127.0.0.1:6379/0
+# Where `make run` listens (the Procfile's web process reads them: sahrat_site/serve.py).
+WEB_HOST ?= 127.0.0.1
+WEB_PORT ?= 8000
 # make test: always the real PostgreSQL and Redis (a separate Redis database from `make run`).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
@@ -38,8 +41,8 @@ run: $(STAMP)
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py migrate --noinput
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 	REDIS_URL="$(REDIS_URL)" $(BIN)/python manage.py demo_data
-	@echo "Sahrat is starting at http://127.0.0.1:8000 (Ctrl-C stops everything)"
-	REDIS_URL="$(REDIS_URL)" $(BIN)/honcho start -f Procfile
+	@echo "Sahrat is starting at http://$(WEB_HOST):$(WEB_PORT) (Ctrl-C stops everything)"
+	REDIS_URL="$(REDIS_URL)" WEB_HOST="$(WEB_HOST)" WEB_PORT="$(WEB_PORT)" $(BIN)/honcho start -f Procfile
 
 # $(call debian,COMMAND,WHAT FOR): install Debian's package COMMAND when it is missing (as root;
 # otherwise say how), for the tests that drive it.

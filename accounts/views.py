@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import LOOKALIKE, EmailForm, ProfileForm, SignUpForm
 from accounts.models import User
+from language import http as api
 from standing.selectors import locked_until, ratings_of, reputation_of
 
 
@@ -41,7 +42,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome to Sahrat!"))
             return redirect(settings.LOGIN_REDIRECT_URL)
-    return render(request, "accounts/signup.html", {"form": form})
+    return api.form_refused(render(request, "accounts/signup.html", {"form": form}), form)
 
 
 @login_required

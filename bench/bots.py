@@ -36,7 +36,11 @@ from fairness.core import RandomSource
 
 OPTIONS = {"hand": {"players": 2}, "jakaro": {"players": 4}}
 PAIRINGS = (("strong", "greedy"), ("strong", "normal"), ("normal", "easy"))
-GREEDY = {"hand": yardstick.hand_greedy, "jakaro": yardstick.jakaro_greedy}
+# Hand's yardstick is its normal bot (games/hand/bot.py choose; bench/yardstick.py says why).
+GREEDY = {
+    "hand": lambda view: games.get("hand").bot_action(view, "normal"),
+    "jakaro": yardstick.jakaro_greedy,
+}
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -226,7 +226,7 @@ class TableConsumer(SahratConsumer):
             await self.send(text_data=rendering.error_fragment(message, code))
         elif kind == "notice":
             text, link = str(payload.get("text", "")), str(payload.get("link", ""))
-            await self.send(text_data=rendering.notice_fragment(text, link))
+            await self.send(text_data=rendering.notice_fragment(text, link, self.language))
         # hello and pong have nothing to show on the page
 
     async def on_frame(self, frame: dict[str, Any]) -> None:

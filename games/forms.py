@@ -21,6 +21,7 @@ import games
 from games.contract import BadOptions
 from games.models import BOT_LEVEL_CHOICES
 from language import words
+from language.digits import digits
 from standing.reputation import MIN_REPUTATION_LEVELS
 
 GAME_CHOICES = [("hand", _("Hand")), ("jakaro", _("Jakaro"))]
@@ -152,12 +153,12 @@ class TableForm(forms.Form):
         self.fields["players"].widget.choices = self.fields["players"].choices
         self.fields["stake"].choices = _stake_choices()
         self.fields["min_reputation"].choices = [
-            (n, _("%(n)s %% or more of their matches") % {"n": n} if n else _("anyone"))
+            (n, _("%(n)s %% or more of their matches") % {"n": digits(n)} if n else _("anyone"))
             for n in MIN_REPUTATION_LEVELS
         ]
         seat = self.fields["seat"]
         seat.choices = [
-            *((n, _("seat %(n)s") % {"n": n + 1}) for n in range(MAX_SEATS)),
+            *((n, _("seat %(n)s") % {"n": digits(n + 1)}) for n in range(MAX_SEATS)),
             ("", _("none for now (I will watch or choose later)")),
         ]
         # A seat fits a table of at least that many players (the page's script hides the rest).
@@ -234,7 +235,7 @@ class TableForm(forms.Form):
                     "A table of %(players)s players has no seat %(n)s.",
                     players,
                 )
-                % {"players": players, "n": seat + 1},
+                % {"players": digits(players), "n": digits(seat + 1)},
             )
         if self.errors:
             return data
@@ -247,7 +248,7 @@ class TableForm(forms.Form):
 
 def players_message(game: str) -> str:
     """What a player reads when a count does not fit ``game``: the counts that do."""
-    counts = [str(n) for n in player_counts(game)]
+    counts = [digits(n) for n in player_counts(game)]
     comma = "، " if (get_language() or "ar").startswith("ar") else ", "
     listed = counts[0] if len(counts) == 1 else f"{comma.join(counts[:-1])} {_('or')} {counts[-1]}"
     return str(

@@ -337,10 +337,14 @@ def error_fragment(message: str, code: str = "") -> str:
     )
 
 
-def notice_fragment(text: str, link: str) -> str:
+def notice_fragment(text: str, link: str, language: str) -> str:
     """The HTML-mode frame for a notice meant for this player (a friend's invitation, an
-    answer): words and a link above the table, read out by screen readers."""
-    more = f' <a href="{escape(link)}">{escape(_("Open"))}</a>' if link else ""
+    answer): words and a link above the table, read out by screen readers. The link's label in
+    the page's ``language``, as the words are (a socket's frames are drawn outside any request,
+    in the site's default language unless told)."""
+    with translation.override(language):
+        label = _("Open")
+    more = f' <a href="{escape(link)}">{escape(label)}</a>' if link else ""
     return (
         '<p id="table-notice" class="table-notice" role="status" data-testid="table-notice" '
         f'hx-swap-oob="true">{escape(text)}{more}</p>'

@@ -21,6 +21,7 @@ from games import rendering, selectors, services, viewers
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table, normal_code
 from games.services import TableError
+from language import http as api
 from standing.selectors import reputation_of
 from wallet.services import balance_of
 
@@ -103,8 +104,11 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     code = normal_code(request.GET.get("code", ""))
     found = Table.objects.filter(invite_code=code).first() if code else None
     if found is None:
+        words = _("No table has that code. Check it with your friend.")
+        if api.wants_json(request):
+            return api.refuse(request, "no_such_table", words, 404)
         context = _lobby_context(request)
-        context["code_error"] = _("No table has that code. Check it with your friend.")
+        context["code_error"] = words
         return render(request, "games/lobby.html", context, status=404)
     return redirect(_table_url(found))
 
@@ -146,6 +150,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
+    code = "invalid_table"
     if form.is_valid():
         try:
             table = services.table_create(
@@ -159,11 +164,13 @@ def table_new(request: HttpRequest) -> HttpResponse:
             )
         except TableError as exc:
             form.add_error(None, exc.message(get_language() or "ar"))
+            code = exc.code
         else:
             return redirect(_table_url(table, form.cleaned_data.get("seat")))
-    return render(
+    page = render(
         request, "games/lobby.html", _lobby_context(request, form, creating=True), status=400
     )
+    return api.form_refused(page, form, code)
 
 
 # One tap each; shown in the page's language (the Arabic ones are what Gulf players say).

@@ -4,7 +4,11 @@ The player chooses it in the profile (accounts.User.digits); with no choice it f
 language (Arabic-Indic in Arabic, Western in English). The style of the request or socket frame
 being drawn is a context variable, set by accounts.middleware for pages and by the table socket
 for its frames, so the template filter (``{{ n|digits }}``), games/faces/common.py and the page's
-script (``<body data-digits>``, Intl.NumberFormat) all write the same digits.
+script (``<body data-digits>``, Intl.NumberFormat; ``Sahrat.num`` in static/js/table_kit.js) all
+write the same digits. What is not a number a reader reads keeps its Western digits: a card's
+rank as printed on the card («10♥»), identifiers (a match's public id, hashes, an action's
+canonical text, a shuffle's purpose) and a user's own name. tests/platform/test_digits_everywhere.py
+reads the pages' texts for any other.
 """
 
 from __future__ import annotations

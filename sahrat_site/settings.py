@@ -77,13 +77,14 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "language.http.JsonErrorsMiddleware",  # a program's 4xx as JSON (docs/protocol.md)
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "sahrat_site.csp.SahratCSPMiddleware",  # the admin's exception: sahrat_site/csp.py
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -328,7 +329,8 @@ WALLET_FEE_PERCENT = 10  # of the pot, to the house fee account
 WALLET_ADJUST_MAX = 100_000  # the largest amount staff may move in one adjustment
 WALLET_HISTORY_PAGE = 20  # transfers per page of the wallet's history
 
-# No inline scripts or styles anywhere: every script is a file under static/.
+# No inline scripts or styles anywhere: every script is a file under static/. (The staff's admin
+# alone also allows inline styles, which Django's admin writes: sahrat_site/csp.py.)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -6,6 +6,8 @@ from sahrat_site import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Browsers and tools ask for /favicon.ico where a page names no icon: the site's own.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("majlis/", include("games.urls")),

@@ -1,7 +1,8 @@
 """Platform pages that belong to no single app: the home page and the health report."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_safe
 
@@ -23,3 +24,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused form in the page's language and layout (Django's default is bare English)."""
     return render(request, "403_csrf.html", status=403)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon (static/img/icon.svg) for whoever asks /favicon.ico."""
+    return HttpResponsePermanentRedirect(static("img/icon.svg"))

@@ -15,8 +15,23 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.models import Seat, Table
 from games.selectors import can_watch
+from language import http as api
 from social import invitations, selectors, services
 from social.errors import SocialError
+
+# A refusal's status for a program asking for JSON (docs/protocol.md); the rest are 400.
+STATUS = {"no_such_player": 404, "no_such_invitation": 404}
+
+
+def _refused(request: HttpRequest, exc: SocialError, page: HttpResponse) -> HttpResponse:
+    """A refusal in the player's language: for a page, shown by django.contrib.messages on the
+    page ``page`` leads to; for a program asking for JSON, the HTTP side's JSON error."""
+    words = exc.message(get_language() or "ar")
+    if api.wants_json(request):
+        return api.refuse(request, exc.code, words, STATUS.get(exc.code, 400))
+    messages.error(request, words)
+    return page
+
 
 ACTIONS = {
     "follow": services.follow,
@@ -55,6 +70,8 @@ def act(request: HttpRequest, action: str, username: str) -> HttpResponse:
     try:
         do(user=request.user, username=username)
     except SocialError as exc:
+        if api.wants_json(request):
+            return _refused(request, exc, HttpResponse())
         error = exc.message(get_language() or "ar")
     # From a table's "Players" sheet (htmx): the sheet again, with the error in it if any.
     if request.htmx and request.POST.get("table"):
@@ -113,9 +130,9 @@ def invite(request: HttpRequest, username: str) -> HttpResponse:
             user=request.user, username=username, table_id=request.POST.get("table", "")
         )
     except SocialError as exc:
-        messages.error(request, exc.message(get_language() or "ar"))
-    else:
-        messages.success(request, _("Invitation sent."))
+        # Back where the button was (the table, the friends page), which shows why.
+        return _refused(request, exc, redirect(_back(request)))
+    messages.success(request, _("Invitation sent."))
     return redirect(_back(request))
 
 
@@ -129,8 +146,7 @@ def answer(request: HttpRequest, invitation_id: str, choice: str) -> HttpRespons
             user=request.user, invitation_id=invitation_id, accept=choice == "accept"
         )
     except SocialError as exc:
-        messages.error(request, exc.message(get_language() or "ar"))
-        return redirect("social:friends")
+        return _refused(request, exc, redirect("social:friends"))
     if choice != "accept":
         return redirect("social:friends")
     table = found.table

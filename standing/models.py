@@ -65,21 +65,28 @@ class RatedMatch(models.Model):
 class RatingChange(models.Model):
     """One player's rating before and after one rated match."""
 
-    rated_match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    rated_match = models.ForeignKey(
+        RatedMatch, on_delete=models.CASCADE, related_name="changes", verbose_name=_("rated match")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("player"),
     )
     mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    mu_before = models.FloatField(_("skill before (μ)"))
+    sigma_before = models.FloatField(_("uncertainty before (σ)"))
+    mu_after = models.FloatField(_("skill after (μ)"))
+    sigma_after = models.FloatField(_("uncertainty after (σ)"))
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=("rated_match", "user"), name="rating_change_once")
         ]
         indexes = [models.Index(fields=("user", "mode", "id"))]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.mode}: {self.mu_before:.2f} -> {self.mu_after:.2f}"

@@ -15,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 import fairness.core as fairness
 from games import faces
 from games.faces import common
+from language import http
 from language.digits import digits
 from verify import audit, selectors
 
@@ -90,17 +91,22 @@ def _event_label(event: dict) -> str:
     return _("Ten burn (%(p)s)") % {"p": event["purpose"]}
 
 
+def _export_refused(code: str, message: str, status: int) -> JsonResponse:
+    body = {**http.error_body(code, message), "error": message}
+    return JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
+
+
 @require_safe
 def export(request: HttpRequest, match_id: str) -> HttpResponse:
     found = selectors.find_match(match_id)
+    # Refusals in the HTTP side's one shape (docs/protocol.md), "error" kept for older readers.
     if found is None:
-        return JsonResponse({"error": _("No match has this id.")}, status=404)
+        return _export_refused("no_such_match", _("No match has this id."), 404)
     try:
         data = selectors.match_export(found)
     except selectors.NotRevealed:
-        return JsonResponse(
-            {"error": _("This match is not over: its secret is not revealed yet.")}, status=403
-        )
+        words = _("This match is not over: its secret is not revealed yet.")
+        return _export_refused("not_revealed", words, 403)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     if request.GET.get("download") == "1":
         response["Content-Disposition"] = f'attachment; filename="sahrat-{found.public_id}.json"'

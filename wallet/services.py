@@ -30,7 +30,9 @@ from wallet.models import Account, Transfer
 MESSAGES = {
     "bad_amount": _("The amount must be a whole number of coins from 1 to %(max)s."),
     "reason_required": _("Write the reason for the adjustment."),
-    "not_enough_coins": _("That wallet does not have enough coins for this."),
+    # One code, one text, wherever coins fall short (a seat's stake, a staff's debit): the
+    # tables' refusals use it too (games/services/errors.py).
+    "not_enough_coins": _("The wallet does not have enough coins for this."),
 }
 
 
@@ -157,10 +159,6 @@ def can_stake(*, user: Any, stake: int, promised: Callable[[], int]) -> bool:
     wallet = wallet_of(user)
     locked = Account.objects.select_for_update().get(pk=wallet.pk)
     return locked.balance - promised() >= stake
-
-
-def pot_of(table: Any, players: int) -> int:
-    return table.stake * players
 
 
 @transaction.atomic(savepoint=False)

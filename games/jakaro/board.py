@@ -52,10 +52,6 @@ def progress(pos: int, start: int) -> int:
     return (pos - start) % TRACK
 
 
-def is_home(pos: int) -> bool:
-    return pos >= HOME0
-
-
 def label(pos: int) -> str:
     """A position as scenario files and docs write it: ``base``, ``H0``..``H3`` or the square."""
     if pos == BASE:

@@ -6,6 +6,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from language.errors import PlayerError
+from wallet.services import MESSAGES as WALLET_MESSAGES
 
 MESSAGES = {
     "no_such_table": _("There is no such table."),
@@ -39,8 +40,8 @@ MESSAGES = {
     "reputation_low": _(
         "This table asks for a higher reputation for finishing matches than yours."
     ),
-    # The coin wallet, checked by the table's services (games/services/seats.py)
-    "not_enough_coins": _("You do not have enough coins for this table's stake."),
+    # The coin wallet, checked by the table's services (games/services/seats.py): its own words.
+    "not_enough_coins": WALLET_MESSAGES["not_enough_coins"],
     "bad_stake": _("That stake is not one of the coin table levels."),
 }
 

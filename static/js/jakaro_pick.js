@@ -154,7 +154,7 @@
       b.classList.add("can", "second");
       makeTappable(b);
     }
-    say(`${ui.root.dataset.wSplit2} (${7 - x} ${ui.root.dataset.wLeft})`);
+    say(`${ui.root.dataset.wSplit2} (${Sahrat.num(7 - x)} ${ui.root.dataset.wLeft})`);
   }
 
   function pickSecond(i) {

@@ -156,8 +156,8 @@
     const badge = dock.querySelector(".badge");
     if (!badge) return;
     badge.hidden = n === 0;
-    badge.textContent = String(n);
-    badge.setAttribute("aria-label", `${n} ${dock.dataset.wUnread}`);
+    badge.textContent = Sahrat.num(n);
+    badge.setAttribute("aria-label", `${Sahrat.num(n)} ${dock.dataset.wUnread}`);
   }
 
   function chatAfter() {

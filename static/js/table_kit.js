@@ -9,9 +9,20 @@
 //   Sahrat.setting("sahrat.hand.settings.v1", {}); // JSON kept in localStorage, or the default
 //   Sahrat.store("sahrat.hand.settings.v1", value);
 //   Sahrat.sound("turn");                          // the caller checks its own "sounds" setting
+//   Sahrat.num(6);                                 // "٦" on a page in Arabic-Indic digits
 
 (() => {
   const Sahrat = (globalThis.Sahrat = globalThis.Sahrat || {});
+
+  // Every number a script writes into the page in the page's one digit style (the profile's,
+  // on <body data-digits>; language/digits.py): «٦» in Arabic, "6" in English.
+  const digitFormat = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+    numberingSystem: document.body?.dataset.digits || "latn",
+    useGrouping: false,
+  });
+
+  /** ``n`` (a number) as text in the page's digit style. */
+  Sahrat.num = (n) => digitFormat.format(n);
 
   /** Send a frame of docs/protocol.md through the table's socket, which table.js owns. */
   Sahrat.send = (frame) => {

@@ -41,3 +41,29 @@ def test_other_deals_are_the_same_pairs_from_a_later_index():
     # Pair 10 ends unlike pair 0 (2 of 2 against 1 of 2), so a bench that ignored --deals fails.
     assert alone["score"] != pair(("hand", "strong", "normal", 0))["score"]
     assert figures["hand"]["strong_vs_normal"]["won"] == round(alone["score"] / 2, 3)
+
+
+def test_hands_yardstick_is_the_hand_bots_own_choose():
+    """Issue 57 item 21: bench/ keeps no copy of the Hand bot; its yardstick plays the bot's
+    ``choose`` on every view of a whole match, and bench/yardstick.py holds Jakaro's alone."""
+    import games
+    from bench import yardstick
+    from bench.bots import GREEDY
+    from games.hand import bot
+    from verify.fairness import RandomSource
+
+    assert not [n for n in vars(yardstick) if n.startswith("hand")]
+    engine = games.get("hand")
+    rng = RandomSource(b"\x07" * 32, "hand", "yardstick", {})
+    state = engine.new_match(engine.parse_options({"players": 2, "rounds": 1}), rng)
+    views = 0
+    while engine.outcome(state) is None:
+        text, seat = engine.server_step(state), None
+        if text is None:
+            seat = engine.to_move(state)
+            view = engine.view(state, seat)
+            text = GREEDY["hand"](view)
+            assert text == bot.choose(view).to_str()
+            views += 1
+        state = engine.apply(state, seat, engine.canonical(seat, text), rng)
+    assert views > 10

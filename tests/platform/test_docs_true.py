@@ -6,6 +6,7 @@ copied into this file."""
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from pathlib import Path
@@ -65,7 +66,9 @@ def section(text: str, heading: str) -> str:
 
 def table(text: str) -> list[dict[str, str]]:
     """The first markdown table in ``text`` as rows keyed by its header."""
-    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
+    all_lines = text.splitlines()
+    start = next((i for i, ln in enumerate(all_lines) if ln.startswith("|")), len(all_lines))
+    lines = list(itertools.takewhile(lambda ln: ln.startswith("|"), all_lines[start:]))
     assert len(lines) >= 3, "no table"
     split = [[c.strip() for c in re.split(r"(?<!\\)\|", ln)[1:-1]] for ln in lines]
     head, rows = split[0], split[2:]
@@ -372,11 +375,21 @@ def test_a_program_signs_up_signs_in_and_makes_a_table_as_documented():
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://evil.example"
     )
     assert evil.status_code == 403
-    throttle = re.search(r"after (\d+) failures.*HTTP (\d+) for (\d+) minutes", row["on success"])
+    throttle = re.search(
+        r"The (\d+)th failed attempt .* is itself answered HTTP (\d+) .* for (\d+) minutes",
+        row["on success"],
+    )
     failures, status, minutes = map(int, throttle.groups())
     assert failures == django_settings.AXES_FAILURE_LIMIT
     assert status == django_settings.AXES_HTTP_RESPONSE_CODE
     assert minutes * 60 == django_settings.AXES_COOLOFF_TIME.total_seconds()
+    # As the doc says (issue 57 item 23): the failures before it get the form again, and the
+    # Nth failure itself the throttle's status, on another username from the same address.
+    guess = Client(enforce_csrf_checks=True)
+    guess_token = _csrf(guess, path)
+    wrong = {"username": "nobody", "password": "wrong-1", "csrfmiddlewaretoken": guess_token}
+    answers = [guess.post(path, wrong).status_code for _ in range(failures)]
+    assert answers == [200] * (failures - 1) + [status]
     signed = fresh.post(
         path, {**login, "csrfmiddlewaretoken": token}, HTTP_ORIGIN="http://testserver"
     )
@@ -550,3 +563,101 @@ def test_the_readmes_settings_defaults_are_the_codes():
                 assert said == code, name
             checked += 1
     assert checked >= 20  # most rows are checked, not skipped
+
+
+def test_the_http_refusals_table_holds_what_the_site_answers():
+    """Issue 57 item 19: each status language/http.py answers for an unexplained 4xx is in the
+    doc's "Refusals over HTTP" table with its code."""
+    from language.http import CODES
+
+    rows = table(section(PROTOCOL, "Refusals over HTTP"))
+    said = {(c, r["status"]) for r in rows for c in ticked(r["code"])}
+    for status, (code, _words) in CODES.items():
+        assert (code, str(status)) in said, code
+
+
+def test_the_docs_name_the_modules_that_exist():
+    """Issue 57 item 21: a path the README or docs/ name is a file of the project (a name
+    written bare in a README row is one of the folders that row names), and the tables' clock
+    is named where it lives."""
+    apps = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    missing = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for line in doc.read_text().splitlines():
+            quoted = re.findall(r"`([^`]+)`", line)
+            folders = [q for q in quoted if q.endswith("/") and (ROOT / q).is_dir()]
+            for q in quoted:
+                name = q.split()[0] if q.split() else q
+                if not re.fullmatch(r"[\w./-]+\.py", name) or name == "manage.py":
+                    continue
+                if "/" in name and name.split("/")[0] in apps:
+                    found = (ROOT / name).exists()
+                elif "/" not in name and doc.name == "README.md" and folders:
+                    found = any((ROOT / f / name).exists() for f in folders)
+                else:
+                    continue
+                if not found:
+                    missing.append(f"{doc.relative_to(ROOT)}: {name}")
+    assert missing == []
+    assert "`games/services/clock.py`" in (ROOT / "README.md").read_text()
+
+
+@pytest.mark.django_db
+def test_a_program_follows_invites_answers_and_hides_as_documented(django_user_model):
+    """Issue 57 item 23: the social steps of "The HTTP side", paths and fields read from its
+    table, through the CSRF check as a program meets it."""
+    from social import selectors as social_selectors
+    from social.models import Invitation
+
+    Majlis.objects.get_or_create(slug="main", defaults={"name": "المجلس"})
+    sara, omar = (
+        django_user_model.objects.create_user(n, password="x-Long-pass-123")
+        for n in ("sara", "omar")
+    )
+    clients = {}
+    for user in (sara, omar):
+        clients[user.username] = Client(enforce_csrf_checks=True)
+        clients[user.username].force_login(user)
+        _csrf(clients[user.username], "/friends/")
+
+    def post(who: str, step: str, values: dict[str, str], **fields) -> object:
+        row, path = _step(step)
+        for name, value in values.items():
+            path = path.replace(f"<{name}>", value)
+        assert "<" not in path, path
+        assert set(fields) <= set(ticked(row["fields"])), (step, fields)
+        token = clients[who].cookies["csrftoken"].value
+        return clients[who].post(path, {**fields, "csrfmiddlewaretoken": token})
+
+    for who, other in (("sara", "omar"), ("omar", "sara")):
+        done = post(
+            who, "follow, unfollow, block, unblock", {"action": "follow", "username": other}
+        )
+        assert done.status_code == 302 and done["Location"] == "/friends/"
+    assert [f["username"] for f in social_selectors.friends_of(sara)] == ["omar"]
+
+    table = make_table(sara, "jakaro", {"players": 2})
+    seat_humans(table, [sara])
+    sent = post("sara", "invite a friend", {"username": "omar"}, table=table.public_id)
+    assert sent.status_code == 302
+    invitation = Invitation.objects.get(sender=sara, recipient=omar)
+    row, _path = _step("accept or decline an invitation")
+    accept = ticked(row["request"])[0].split()[-1].replace("<id>", str(invitation.pk))
+    token = clients["omar"].cookies["csrftoken"].value
+    taken = clients["omar"].post(accept, {"csrfmiddlewaretoken": token})
+    assert taken.status_code == 302
+    assert taken["Location"].startswith(f"/majlis/t/{table.public_id}/?sit=1")
+
+    hidden = post("sara", "hide your presence", {}, hide="1")
+    assert hidden.status_code == 302 and social_selectors.hides_presence(sara)
+    quiet = post("sara", "hide all chat", {}, hide="1")
+    assert quiet.status_code == 302
+    sara.refresh_from_db()
+    assert sara.hide_chat
+
+    private = make_table(sara, "hand", {"players": 2}, private=True)
+    row, path = _step("a private table by its code")
+    code = private.invite_code.lower().replace("-", " ")  # as said aloud: case and dash free
+    found = clients["omar"].get(path.split("?")[0], {"code": code})
+    assert found.status_code == 302
+    assert found["Location"] == f"/majlis/t/{private.public_id}/?invite={private.invite_token}"

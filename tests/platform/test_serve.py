@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _server
-from tests.support.processes import children, free_port, wait_port
+from tests.conftest import ARTIFACTS, ROOT, WORKER_SUFFIX, _server, _subprocess_env
+from tests.support.processes import children, free_port, stop, wait_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,3 +102,33 @@ def test_no_daphne_outlives_a_killed_supervisor():
         sup.kill()
         sup.wait(timeout=15)
         assert _until(lambda: all(_gone(k) for k in kids))
+
+
+def test_make_run_listens_on_web_port():
+    """Issue 57 item 18: `make run` starts the Procfile under honcho; its web process listens
+    where WEB_HOST and WEB_PORT say (README's settings), not on a port written in the Procfile."""
+    port = free_port()
+    # What `make run` would run, with the port it is given, passed on to honcho.
+    planned = subprocess.run(
+        ["make", "-n", "run", f"WEB_PORT={port}"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert planned.returncode == 0, planned.stderr
+    start = next(line for line in planned.stdout.splitlines() if "honcho start" in line)
+    assert f'WEB_PORT="{port}"' in start and 'WEB_HOST="127.0.0.1"' in start
+    assert f"http://127.0.0.1:{port}" in planned.stdout  # the address it prints
+    # The Procfile's web process, under honcho as `make run` starts it, with that environment.
+    env = {**_subprocess_env(), "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port)}
+    with open(ARTIFACTS / f"honcho-web{WORKER_SUFFIX}.log", "w") as log:
+        honcho = subprocess.Popen(
+            [str(ROOT / ".venv/bin/honcho"), "start", "-f", "Procfile", "web"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_port(port, honcho, "honcho's web process")
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as r:
+                assert r.status == 200
+        finally:
+            stop(honcho)

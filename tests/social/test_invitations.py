@@ -4,6 +4,8 @@ one who asked is told); a private table's short code."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
@@ -170,3 +172,103 @@ async def test_notices_only_pages_leave_sockets_free_for_a_table(users, settings
     for comm in (first, second, majlis):
         await comm.disconnect()
     await database_sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_answer_on_an_english_table_page_is_all_in_english(users):
+    """Issue 57 item 16: the notice on the table page of a player who reads English says the
+    answer and its link in English («… declined your invitation. Open»), never «افتح»."""
+    from channels.testing import WebsocketCommunicator
+
+    from sahrat_site.asgi import application
+    from tests.tables.test_consumers import _cookie
+
+    a, b = users[:2]
+
+    def setup():
+        a.language = "en"
+        a.save(update_fields=["language"])
+        return friends_at_a_waiting_table(a, b)
+
+    table = await database_sync_to_async(setup)()
+    cookie = await database_sync_to_async(_cookie)(a)
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    page_socket = WebsocketCommunicator(application, f"/ws/table/{table.public_id}/", headers)
+    assert (await page_socket.connect(timeout=TIMEOUT))[0]
+    made = await database_sync_to_async(invitations.invite)(
+        user=a, username=b.username, table_id=table.public_id
+    )
+    await database_sync_to_async(invitations.answer)(user=b, invitation_id=made.pk, accept=False)
+    while 'id="table-notice"' not in (frame := await page_socket.receive_from(timeout=TIMEOUT)):
+        pass
+    assert "declined your invitation." in frame
+    assert f'href="/majlis/t/{table.public_id}/">Open</a>' in frame
+    assert not re.search("[\u0600-\u06ff]", frame.replace(b.display_name, ""))
+    await page_socket.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+REFUSED = {
+    "not_friends": {"en": "You can invite only your friends", "ar": "يمكنك دعوة أصدقائك فقط"},
+    "not_waiting": {"en": "has already started", "ar": None},
+    "answered": {"en": "already answered", "ar": None},
+}
+
+
+def signed(user, lang: str) -> Client:
+    user.language = lang
+    user.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def refused_both_ways(user, url: str, data: dict, code: str, lang: str, back: str) -> None:
+    """A page gets a redirect to ``back`` whose page says why, in ``lang``; a program asking for
+    JSON gets the documented error with that code and the same words. Nothing changes."""
+    before = list(Invitation.objects.values_list("pk", "answer"))
+    client = signed(user, lang)
+    answer = client.post(url, data, HTTP_ACCEPT="application/json")
+    assert answer.status_code in (400, 404), answer.content
+    body = answer.json()
+    assert body["type"] == "error" and body["code"] == code, body
+    said = REFUSED[code][lang]
+    if said:
+        assert said in body["message"], body
+    assert bool(re.search("[\u0600-\u06ff]", body["message"])) == (lang == "ar")
+    page = client.post(url, data)
+    assert page.status_code == 302 and page["Location"].split("?")[0] == back
+    shown = client.get(page["Location"]).content.decode()
+    assert body["message"] in shown.replace("&#x27;", "'")  # the same words, on the page
+    assert list(Invitation.objects.values_list("pk", "answer")) == before
+
+
+def test_a_refused_invitation_or_answer_says_why_on_the_page_and_in_json(users):
+    """Issue 57 item 23: inviting a non-friend, someone who blocked you or to a started table,
+    and accepting an invitation already declined or to a started table, each say why."""
+    a, b, c, d = users[:4]
+    table = friends_at_a_waiting_table(a, b)
+    at_table = f"/majlis/t/{table.public_id}/"
+    friends_page = "/friends/"
+    sent = {"table": table.public_id, "next": at_table}
+    for lang in ("en", "ar"):
+        # c is no friend of a's.
+        refused_both_ways(a, f"/friends/invite/{c.username}/", sent, "not_friends", lang, at_table)
+    made = invitations.invite(user=a, username=b.username, table_id=table.public_id)
+    invitations.answer(user=b, invitation_id=made.pk, accept=False)
+    accept = f"/friends/invitations/{made.pk}/accept/"
+    refused_both_ways(b, accept, {}, "answered", "en", friends_page)
+    # Friends once, then d blocked a: no invitation either.
+    befriend(a, d)
+    services.block(user=d, username=a.username)
+    refused_both_ways(a, f"/friends/invite/{d.username}/", sent, "not_friends", "en", at_table)
+    # The table fills and its match starts: an unanswered invitation to it and a new one fail.
+    befriend(a, c)
+    waiting = invitations.invite(user=a, username=c.username, table_id=table.public_id)
+    befriend(a, users[4])
+    sit_at(table, users[4], 1)
+    assert Match.objects.get(table=table, number=1).status == "playing"
+    accept = f"/friends/invitations/{waiting.pk}/accept/"
+    refused_both_ways(c, accept, {}, "not_waiting", "en", friends_page)
+    refused_both_ways(a, f"/friends/invite/{b.username}/", sent, "not_waiting", "en", at_table)

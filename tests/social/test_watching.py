@@ -152,3 +152,53 @@ def test_a_watchers_frame_is_drawn_once_for_every_watcher_with_their_own_time(us
     assert f'data-now="{second["now"]}"' in two and rendering.NOW_MARK not in two
     rendering.watcher_fragment(first, "en")
     assert len(drawn) == 2  # another language is another frame
+
+
+async def test_an_arabic_watchers_jakaro_frames_name_nobody_as_none(users, settings):
+    """Issue 57 item 23: a watcher of a Jakaro table, reading Arabic, was sent «ورقة عشوائية من
+    أوراق None» (the Ten's burn button, drawn for the seat after theirs: a watcher has none) in
+    nearly every frame. Every HTML frame a watcher gets, rebuilt from its deltas, names no None
+    and offers no burn."""
+    from channels.testing import WebsocketCommunicator
+
+    from realtime import delta
+    from sahrat_site.asgi import application
+    from tests.tables.helpers import advance_until
+    from tests.tables.test_consumers import _cookie
+
+    settings.WATCH_DELAY_S = 30.0
+    a, watcher = users[:2]
+
+    def setup():
+        watcher.language = "ar"
+        watcher.save(update_fields=["language"])
+        table = make_table(a, "jakaro", {"players": 2})
+        seat_humans(table, [a])
+        services.seat_add_bot(user=a, table_id=table.public_id, number=1)
+        return table, Match.objects.get(table=table, status=Match.Status.PLAYING)
+
+    table, match = await database_sync_to_async(setup)()
+    cookie = await database_sync_to_async(_cookie)(watcher)
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie)]
+    page = WebsocketCommunicator(application, f"/ws/table/{table.public_id}/", headers)
+    assert (await page.connect(timeout=TIMEOUT))[0]
+    frames = [await page.receive_from(timeout=TIMEOUT)]
+    start = match.seq
+    await database_sync_to_async(advance_until)(match, lambda m: m.seq >= start + 12)
+    while not await page.receive_nothing(timeout=1):
+        frames.append(await page.receive_from(timeout=TIMEOUT))
+    await page.disconnect()
+    await database_sync_to_async(connections.close_all)()
+    shown, drawn = None, []
+    for frame in frames:
+        if frame.startswith('{"delta":'):
+            shown = delta.rebuild(shown, frame)
+        elif frame.startswith('<section id="table-live"'):
+            shown = frame
+        else:
+            continue
+        drawn.append(shown)
+    assert len(drawn) > 5 and 'id="jakaro"' in drawn[-1] and "الطاولة" in drawn[-1]
+    for html in drawn:
+        assert "None" not in html
+        assert "ورقة عشوائية من أوراق" not in html and "data-jk-burn" not in html

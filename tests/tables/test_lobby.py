@@ -66,7 +66,7 @@ def test_a_jakaro_table_for_three_is_refused_with_the_counts_that_fit(creator, m
     assert page.status_code == 400
     assert "Jakaro is played by 2 or 4 players." in page.content.decode()
     page = create(signed_in(creator), game="jakaro", players="3", seat="0")
-    assert "يلعب جاكارو 2 أو 4 لاعبين." in page.content.decode()
+    assert "يلعب جاكارو ٢ أو ٤ لاعبين." in page.content.decode()
     assert not Table.objects.exists()
 
 

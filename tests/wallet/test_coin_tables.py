@@ -330,3 +330,12 @@ def test_a_free_bot_match_played_to_the_end_rewards_the_human(host, people, sett
     )
     assert balance(people[0]) == 500 + settings.WALLET_MATCH_REWARD
     assert Transfer.objects.get(kind=Transfer.Kind.REWARD).match == match
+
+
+def test_not_enough_coins_has_one_text_wherever_it_is_refused():
+    """Issue 57 item 21: one code, one text: a seat's stake refused and a staff's debit refused
+    say the same words, in each language."""
+    for lang in ("ar", "en"):
+        at_table = TableError("not_enough_coins").message(lang)
+        in_wallet = wallet_services.WalletError("not_enough_coins").message(lang)
+        assert at_table == in_wallet and at_table

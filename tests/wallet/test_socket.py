@@ -49,7 +49,7 @@ async def test_too_few_coins_is_refused_over_the_socket(host, django_user_model)
     await comm.send_json_to(_sit_frame(match, poor))
     reply = await _error(comm)
     assert reply["code"] == "not_enough_coins"
-    assert reply["message"] == "عملاتك لا تكفي لرهان هذه الطاولة."
+    assert reply["message"] == "لا تكفي عملات المحفظة لذلك."
     await comm.disconnect()
 
     def after():
