@@ -12,3 +12,5 @@ class EndReason(models.TextChoices):
     STAFF = "staff", _("cancelled by the staff")
     # Aborted: nobody seated made a move of their own (all time-outs and stand-in bots).
     UNPLAYED = "unplayed", _("cancelled: nobody played")
+    # Finished at once: every other side's players gave their seats up (docs/wallet.md).
+    FORFEIT = "forfeit", _("won by forfeit")

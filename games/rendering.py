@@ -239,6 +239,8 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "cancelled": bool(played and played.get("end_reason") == "staff"),
         # Nobody seated made a move of their own: the match was aborted (docs/standing.md).
         "unplayed": bool(played and played.get("end_reason") == "unplayed"),
+        # Every other side gave its seats up: the side still seated won at once.
+        "forfeit_won": bool(played and played.get("end_reason") == "forfeit"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
         "rematch_seconds": round(settings.REMATCH_SECONDS),
         "your_turn": (

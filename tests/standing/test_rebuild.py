@@ -87,7 +87,8 @@ def test_a_few_hundred_matches_rebuild_to_the_stored_ratings_and_standing(users)
                 services.match_abort(match_id=match.pk)
                 continue
             if k % 7 == 3:
-                # The people move once first (a match nobody played is aborted, issue 57).
+                # The people move once first (a match nobody played is aborted, issue 57); a
+                # two-player match a person leaves then ends at once, won by forfeit.
                 match = first_moves(match, range(n))
                 services.seat_forfeit(user=seated[k % (n - 1)], table_id=table.public_id)
                 # Leaving again within a day locks a player out (tested on its own): lifted
