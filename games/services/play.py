@@ -146,11 +146,12 @@ def _idle_seats(match: Match, seats: list[Seat]) -> set[int]:
 
 
 def _sitter(seat: Seat) -> dict[str, Any]:
-    """A seat's occupant as the match's ``seating`` keeps it."""
+    """A seat's occupant as the match's ``seating`` keeps it; ``row`` is the seat's row, which
+    the deal's move renumbers with its occupant: where a bot sits now (it has no account)."""
     user = seat.user
     name = (user.display_name or user.username) if user is not None else None
     level = seat.bot_level if seat.is_bot else None
-    return {"user": seat.user_id, "name": name, "bot": seat.is_bot, "level": level}
+    return {"user": seat.user_id, "name": name, "bot": seat.is_bot, "level": level, "row": seat.pk}
 
 
 def _reopen(table: Table, match: Match, *, deal_moves_on: bool) -> None:
