@@ -142,13 +142,14 @@ def test_coins_held_at_one_table_are_not_spent_at_another(host, people):
 
 
 def test_bots_never_sit_at_a_coin_table(host, people):
-    table = make_table(host, "jakaro", {"players": 2}, stake=10)
+    # Four players: with two, the other's seat given up would end the match at once (issue 57).
+    table = make_table(host, "jakaro", {"players": 4}, stake=10)
     with pytest.raises(TableError) as err:
         services.seat_add_bot(user=host, table_id=table.public_id, number=0)
     assert err.value.code == "bots_free_tables_only"
     assert not Seat.objects.filter(table=table, is_bot=True).exists()
     # A coin player who stays away is marked as left; no bot takes the seat.
-    seat_humans(table, people[:2])
+    seat_humans(table, people[:4])
     socket_closed(people[0], table.public_id)
     seat = Seat.objects.get(table=table, number=0)
     Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=120))
