@@ -15,6 +15,7 @@ from games import rendering, selectors, services
 from games.models import Match, Seat
 from standing.models import MatchRecord, RatingChange
 from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
+from verify import audit
 from verify import selectors as verify_selectors
 from wallet import services as wallet_services
 from wallet.models import Transfer
@@ -53,6 +54,10 @@ def test_two_players_one_leaves_the_other_wins_at_once_rated_and_paid(creator, u
     assert Match.objects.get(table=match.table, number=2).status == Match.Status.WAITING
     checks = verify_selectors.match_page(match)["checks"]
     assert checks and all(c["ok"] for c in checks), checks
+    export = verify_selectors.match_export(match)  # what an auditor downloads
+    assert export["end_reason"] == "forfeit" and audit.check_export(export) == []
+    export["end_reason"] = None  # a result the log never reached is then found out
+    assert [p["code"] for p in audit.check_export(export)] == ["outcome"]
     with translation.override("en"):
         context = rendering.table_context(selectors.table_state(match.table, users[1]))
         names = [n for row in context["result"] for n in row["names"]]
