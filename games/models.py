@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.endings import EndReason
 from games.registry import NAMES
 
 GAME_CHOICES = [(name, name) for name in NAMES]
@@ -233,11 +234,6 @@ class Presence(models.Model):
         return f"{self.user_id} at {self.table_id} via {self.process}: {self.sockets}"
 
 
-class EndReason(models.TextChoices):
-    PLAYED = "", _("played to the end")
-    STAFF = "staff", _("cancelled by the staff")
-
-
 class Match(models.Model):
     """One match at a table, from its commitment (fixed when the table, or the next match, is
     created, before anyone sits) to its revealed secret."""
@@ -273,7 +269,7 @@ class Match(models.Model):
     timer_at = models.DateTimeField(null=True, blank=True, editable=False)
     snapshot = models.TextField(blank=True)  # the engine's to_json after action ``seq``
     outcome = models.JSONField(_("outcome"), null=True, blank=True)
-    # Why an aborted match ended, for the players' pages and wallets (EndReason; "" otherwise).
+    # Why it ended, if not played to the end (EndReason), for the players' pages and wallets.
     end_reason = models.CharField(
         _("why it ended"), max_length=16, choices=EndReason.choices, blank=True, default=""
     )

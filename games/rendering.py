@@ -237,6 +237,10 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "keep_seconds": int(settings.SEAT_KEEP_SECONDS),
         "away_turn_seconds": int(min(settings.AWAY_TURN_SECONDS, table["turn_seconds"])),
         "cancelled": bool(played and played.get("end_reason") == "staff"),
+        # Nobody seated made a move of their own: the match was aborted (docs/standing.md).
+        "unplayed": bool(played and played.get("end_reason") == "unplayed"),
+        # Every other side gave its seats up: the side still seated won at once.
+        "forfeit_won": bool(played and played.get("end_reason") == "forfeit"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
         "rematch_seconds": round(settings.REMATCH_SECONDS),
         "your_turn": (

@@ -273,18 +273,19 @@ def public_and_shown(
 
 def _shown_public(shown: Match, seats: list[Seat]) -> dict[str, Any]:
     """The match shown between matches, with its ``seating``: each seat's name as it ended and
-    where that player sits now (``now``: a seat number, or None if they left the table); the
-    account ids stay on the server."""
+    where that player sits now (``now``: a seat number, or None if they left the table; a bot,
+    found by its seat's row, moved one seat back like everyone, None if its seat no longer
+    holds a bot); the account ids and rows stay on the server."""
     public = match_public(shown)
     users = [s.user_id for s in seats]
-    public["seating"] = [
-        {
-            "name": r["name"],
-            "bot": r["bot"],
-            "now": users.index(r["user"]) if r["user"] is not None and r["user"] in users else None,
-        }
-        for r in shown.seating
-    ]
+    bots = [s.pk if s.is_bot else None for s in seats]
+
+    def now(r: dict[str, Any]) -> int | None:
+        if r["bot"]:
+            return bots.index(r["row"]) if r.get("row") in bots else None
+        return users.index(r["user"]) if r["user"] is not None and r["user"] in users else None
+
+    public["seating"] = [{"name": r["name"], "bot": r["bot"], "now": now(r)} for r in shown.seating]
     return public
 
 

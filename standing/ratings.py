@@ -9,6 +9,8 @@ and why.
   given up) ranks last, below every place, whatever their seat's bot did; in partners the team
   of a leaver ranks last. A leaver's partner keeps their rating unchanged (they did not leave,
   and could not win alone): the match is rated, the partner's change is 0.
+- A player who made no move of their own (every turn of theirs a time-out or a stand-in bot's)
+  is not rated by the match, and nobody is rated against a side that no person played.
 - Shown as one number: the library's ordinal (mu - 3 sigma) scaled to a familiar range, 1000
   at the start; "?" (provisional) while sigma is above PROVISIONAL_SIGMA.
 """
@@ -58,6 +60,7 @@ class Player:
     place: int  # 1 = first; shared places are equal
     team: int  # the seat's team (partners), or the seat itself
     left: bool = False
+    idle: bool = False  # made no move of their own in the match: not rated by it
 
 
 def places(outcome: dict[str, Any], seats: int, left: Sequence[int]) -> list[int]:
@@ -87,29 +90,46 @@ def teams_of(outcome: dict[str, Any], seats: int) -> list[int]:
     return out
 
 
+def rateable(players: Sequence[Player]) -> bool:
+    """Whether a match moves anyone's rating: at least two scoring units have a player who made
+    a move of their own (an idle player is rated by nobody's match, and nobody is rated against
+    a unit that only time-outs and stand-in bots played)."""
+    return len({p.team for p in players if not p.idle}) >= 2
+
+
+def rateable_recorded(players: Sequence[dict[str, Any]]) -> bool:
+    """``rateable`` for a match as recorded (RatedMatch.players)."""
+    return len({p["team"] for p in players if not p.get("idle")}) >= 2
+
+
 def rate(players: Sequence[Player]) -> dict[int, tuple[float, float]]:
-    """The new (mu, sigma) of every player of one match, by user. Teams are rated as teams
-    (partners), each at its best member's place unless one left (then last)."""
+    """The new (mu, sigma) of every player of one match who made a move of their own, by user
+    (an idle player is left out: their rating does not move, nor is anyone rated against them;
+    empty when the match is not ``rateable``). Teams are rated as teams (partners), each at its
+    best member's place unless one left (then last), an idle leaver included."""
+    if not rateable(players):
+        return {}
     teams: dict[int, list[Player]] = {}
     for p in sorted(players, key=lambda p: p.seat):
         teams.setdefault(p.team, []).append(p)
-    order = sorted(teams)
-    ranks = []
-    for t in order:
-        members = teams[t]
+    ranks: dict[int, int] = {}
+    leavers: set[int] = set()
+    for t, members in teams.items():
         if any(m.left for m in members):
-            ranks.append(max(m.place for m in members))
+            ranks[t] = max(m.place for m in members)
+            leavers.add(t)
         else:
-            ranks.append(min(m.place for m in members))
+            ranks[t] = min(m.place for m in members)
+    playing = {t: [m for m in members if not m.idle] for t, members in teams.items()}
+    order = sorted(t for t, members in playing.items() if members)
     rated = MODEL.rate(
-        [[MODEL.rating(mu=m.mu, sigma=m.sigma) for m in teams[t]] for t in order], ranks=ranks
+        [[MODEL.rating(mu=m.mu, sigma=m.sigma) for m in playing[t]] for t in order],
+        ranks=[ranks[t] for t in order],
     )
     out: dict[int, tuple[float, float]] = {}
     for t, new_team in zip(order, rated, strict=True):
-        members = teams[t]
-        leaver = any(m.left for m in members)
-        for m, new in zip(members, new_team, strict=True):
-            if leaver and not m.left:
+        for m, new in zip(playing[t], new_team, strict=True):
+            if t in leavers and not m.left:
                 out[m.user] = (m.mu, m.sigma)  # a leaver's partner: no change
             else:
                 out[m.user] = (new.mu, new.sigma)
@@ -119,18 +139,21 @@ def rate(players: Sequence[Player]) -> dict[int, tuple[float, float]]:
 def rate_recorded(
     players: Sequence[dict[str, Any]], before: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
-    """``rate`` for a match as recorded (RatedMatch.players: seat, user, place, team, left),
+    """``rate`` for a match as recorded (RatedMatch.players: seat, user, place, team, left, idle),
     from each user's (mu, sigma) before it: what the writer applies and the rebuild redoes."""
+    # An idle player's rating is not read (nor moved): the writer does not lock their row.
+    start = (START_MU, START_SIGMA)
     return rate(
         [
             Player(
                 user=p["user"],
                 seat=p["seat"],
-                mu=before[p["user"]][0],
-                sigma=before[p["user"]][1],
+                mu=before.get(p["user"], start)[0],
+                sigma=before.get(p["user"], start)[1],
                 place=p["place"],
                 team=p["team"],
                 left=p["left"],
+                idle=p.get("idle", False),  # recorded since issue 57; older matches had none
             )
             for p in players
         ]

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from standing import chart, ratings, reputation
@@ -134,18 +134,31 @@ def history_of(user: Any, page: Any, *, own: bool) -> Page:
     return found
 
 
-def head_to_head(user: Any, other: Any) -> dict[str, int]:
-    """``user`` and ``other`` in the same finished matches: how many, and the wins of each."""
-    together = MatchRecord.objects.filter(
-        status=MatchRecord.Status.FINISHED,
-        match__in=MatchRecord.objects.filter(user=other).values("match"),
+def head_to_head(user: Any, other: Any) -> list[dict[str, Any]]:
+    """``user`` and ``other`` in the finished matches where both sat, one row per mode they met
+    in (in MODE_CHOICES order): ``matches``, ``mine`` (``user`` won and ``other`` did not),
+    ``theirs`` (the other way round), ``shared`` (both first: a tie, or partners who won
+    together), ``i_left`` and ``they_left``. Empty when they never finished a match together."""
+    theirs = MatchRecord.objects.filter(match=OuterRef("match"), user=other)
+    rows = (
+        MatchRecord.objects.filter(user=user, status=MatchRecord.Status.FINISHED)
+        .annotate(
+            other_won=Subquery(theirs.values("won")[:1]),
+            other_left=Subquery(theirs.values("left")[:1]),
+        )
+        .filter(other_won__isnull=False)
+        .values("mode")
+        .annotate(
+            matches=Count("id"),
+            mine=Count("id", filter=Q(won=True, other_won=False)),
+            theirs=Count("id", filter=Q(won=False, other_won=True)),
+            shared=Count("id", filter=Q(won=True, other_won=True)),
+            i_left=Count("id", filter=Q(left=True)),
+            they_left=Count("id", filter=Q(other_left=True)),
+        )
     )
-    counts = together.filter(user__in=(user.pk, other.pk)).aggregate(
-        matches=Count("id", filter=Q(user=user.pk)),
-        mine=Count("id", filter=Q(user=user.pk, won=True)),
-        theirs=Count("id", filter=Q(user=other.pk, won=True)),
-    )
-    return {k: v or 0 for k, v in counts.items()}
+    by_mode = {r["mode"]: r for r in rows}
+    return [{**by_mode[mode], "label": label} for mode, label in MODE_CHOICES if mode in by_mode]
 
 
 # ------------------------------------------------------------------------ leaderboards

@@ -85,6 +85,7 @@ def read_export(data: Any) -> dict[str, Any]:
         "log": log,
         "events": events,
         "outcome": data.get("outcome"),
+        "forfeit": data.get("end_reason") == "forfeit",
         "final_state": data.get("final_state"),
     }
 
@@ -143,7 +144,11 @@ def check_export(data: Any) -> list[dict[str, str]]:
         problems.append({"code": "events", "words": "the recorded events are not the replay's"})
     if x["final_state"] is not None and audit.final_json != x["final_state"]:
         problems.append({"code": "final_state", "words": "the final state is not the replay's"})
-    if x["outcome"] is not None and audit.outcome != x["outcome"]:
+    if x["forfeit"] and audit.outcome is not None:
+        problems.append(
+            {"code": "outcome", "words": "won by forfeit, yet the log plays to its end"}
+        )
+    elif x["outcome"] is not None and not x["forfeit"] and audit.outcome != x["outcome"]:
         problems.append({"code": "outcome", "words": "the result is not the replay's"})
     return problems
 

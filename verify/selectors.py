@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 
 import fairness.core as fairness
 import games
-from games.models import Match, MatchSeed
+from games.models import EndReason, Match, MatchSeed
 from verify.replay import Audit, audit_replay, export_events
 
 EXPORT_FORMAT = "sahrat-match-v1"
@@ -201,7 +201,11 @@ def checks_of(match: Match, seeds: list[dict[str, Any]], audit: Audit | None) ->
         if audit.failed is None and match.snapshot:
             checks.append({"what": "snapshot", "ok": audit.final_json == match.snapshot})
         if audit.failed is None and match.status == Match.Status.FINISHED:
-            checks.append({"what": "outcome", "ok": audit.outcome == match.outcome})
+            # Won by forfeit: the match ended before play did (every other side gave its seats
+            # up, docs/wallet.md), so the replay is not over and the result is the leavers'.
+            forfeit = match.end_reason == EndReason.FORFEIT
+            want = None if forfeit else match.outcome
+            checks.append({"what": "outcome", "ok": audit.outcome == want})
     return checks
 
 
@@ -292,6 +296,7 @@ def match_export(match: Match) -> dict[str, Any]:
         "events": export_events(audit),
         "facts": {str(k): v for k, v in audit.facts.items()},
         "outcome": match.outcome,
+        "end_reason": match.end_reason or None,
         "final_state": match.snapshot or None,
     }
 

@@ -50,6 +50,9 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         t.cancelled = (
             match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "staff"
         )
+        t.unplayed = (
+            match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "unplayed"
+        )
     return balance, found
 
 

@@ -97,11 +97,18 @@ def end_match(
     caller holds the match row's lock."""
     was_playing = match.status == Match.Status.PLAYING
     table = match.table
+    idle: set[int] = set()
     if was_playing:
         # The seats as the match ended (a leaver's seat still holds them: it is emptied when
         # the table reopens, below).
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
         match.seating = [_sitter(s) for s in seats]
+        idle = _idle_seats(match, seats)
+        people = [s for s in seats if s.user_id is not None and not s.is_bot]
+        if status == Match.Status.FINISHED and people and all(s.number in idle for s in people):
+            # No person made a move: stand-in bots and time-outs played it all. Aborted as
+            # Lichess aborts a game before both sides moved: stakes back, nothing rated.
+            status, outcome, reason = Match.Status.ABORTED, None, EndReason.UNPLAYED
     match.status = status
     if outcome is not None:
         match.outcome = outcome.to_dict()
@@ -117,7 +124,7 @@ def end_match(
         else:
             coins.refund(match)  # every stake back in full
         # The players' ratings, history and standing, once, from the seats as the match ended.
-        standing.match_ended(match, seats, finished=status == Match.Status.FINISHED)
+        standing.match_ended(match, seats, finished=status == Match.Status.FINISHED, idle=idle)
         events.presence_changed(*(s.user_id for s in seats if s.user_id is not None))
         _reopen(table, match, deal_moves_on=status == Match.Status.FINISHED)
     else:
@@ -127,12 +134,24 @@ def end_match(
     events.broadcast(table, match)
 
 
+def _idle_seats(match: Match, seats: list[Seat]) -> set[int]:
+    """The seats of people who made no move of their own in the match (every turn of theirs a
+    time-out or a stand-in bot's): they are not rated by it (docs/standing.md)."""
+    moved = set(
+        MatchAction.objects.filter(match=match, by=MatchAction.By.PLAYER)
+        .values_list("seat", flat=True)
+        .distinct()
+    )
+    return {s.number for s in seats if s.user_id is not None and s.number not in moved}
+
+
 def _sitter(seat: Seat) -> dict[str, Any]:
-    """A seat's occupant as the match's ``seating`` keeps it."""
+    """A seat's occupant as the match's ``seating`` keeps it; ``row`` is the seat's row, which
+    the deal's move renumbers with its occupant: where a bot sits now (it has no account)."""
     user = seat.user
     name = (user.display_name or user.username) if user is not None else None
     level = seat.bot_level if seat.is_bot else None
-    return {"user": seat.user_id, "name": name, "bot": seat.is_bot, "level": level}
+    return {"user": seat.user_id, "name": name, "bot": seat.is_bot, "level": level, "row": seat.pk}
 
 
 def _reopen(table: Table, match: Match, *, deal_moves_on: bool) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -14,11 +15,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.contract import BOT_LEVELS
-from games.models import Match, MatchSeed, Seat, Table
+from games.contract import BOT_LEVELS, Outcome
+from games.models import EndReason, Match, MatchSeed, Seat, Table
 from games.selectors import current_match, game_of, random_source
 from games.services import clock, coins, events
 from games.services.errors import TableError
+from games.services.play import end_match
 from games.services.presence import sockets_of
 from games.services.tables import locked_table, my_seat, playing_match
 from moderation import rules as moderation
@@ -204,7 +206,7 @@ def table_ready(*, user: Any, table_id: str, seed: str, commitment: str, match_i
     return nxt
 
 
-def _give_up(match: Match, seat: Seat, why: str) -> None:
+def _give_up(match: Match, seat: Seat, why: str) -> bool:
     """The one path for a seat given up during a match (away past SEAT_KEEP_SECONDS at a coin
     table, or the player left from the table): the seat is marked as left for good (coming
     back does not undo it), the leaver is recorded on the match by name (its result, end screen
@@ -227,7 +229,33 @@ def _give_up(match: Match, seat: Seat, why: str) -> None:
     match.leavers = [*(r for r in match.leavers if r.get("seat") != seat.number), record]
     match.save(update_fields=["leavers"])
     standing.player_left(user.pk)  # the run of leaves, and the lock-out it may bring
-    clock.follow(match, list(Seat.objects.filter(table_id=match.table_id).order_by("number")))
+    seats = list(Seat.objects.filter(table_id=match.table_id).order_by("number"))
+    outcome = _forfeit_outcome(match, seats)
+    if outcome is not None:
+        end_match(match, Match.Status.FINISHED, outcome=outcome, reason=EndReason.FORFEIT)
+        return True
+    clock.follow(match, seats)
+    return False
+
+
+def _forfeit_outcome(match: Match, seats: list[Seat]) -> Outcome | None:
+    """The result when every side but one has only seats given up and the one left has a person
+    still seated (two players, one left; or, at any table, every other person gone and no bot
+    seated from the start against them): that side is first, every other side shares second,
+    and the winners' share is the whole prize (docs/wallet.md, "Won by forfeit"). None while
+    someone on another side plays on, a person or a bot seated from the start."""
+    engine = game_of(match)
+    units = engine.teams(engine.parse_options(match.options))
+    gone = [u for u in units if all(seats[s].left for s in u)]
+    if len(gone) != len(units) - 1:
+        return None
+    (winners,) = [u for u in units if u not in gone]
+    if not any(seats[s].user_id is not None and not seats[s].left for s in winners):
+        return None
+    shares = {s: Fraction(0) for s in range(len(seats))}
+    shares.update({s: Fraction(1, len(winners)) for s in winners})
+    places = ((1, tuple(winners)), *((2, tuple(u)) for u in gone))
+    return Outcome(places=places, shares=shares, teams=tuple(tuple(u) for u in units))
 
 
 @transaction.atomic
@@ -247,9 +275,10 @@ def seat_forfeit(*, user: Any, table_id: str) -> Match:
         raise TableError("not_seated")
     if seat.left:
         raise TableError("left_match")
-    _give_up(match, seat, "forfeit")
+    ended = _give_up(match, seat, "forfeit")
     _end_mutes(user, match.table)
-    events.broadcast(match.table, match)
+    if not ended:  # an ending has told the table already
+        events.broadcast(match.table, match)
     return match
 
 
@@ -293,8 +322,8 @@ def seat_expire(*, seat_id: int) -> bool:
         seat.bot_playing = True
         seat.save(update_fields=["bot_playing"])
         clock.follow(match, list(Seat.objects.filter(table_id=table_pk).order_by("number")))
-    else:
-        _give_up(match, seat, "away")
+    elif _give_up(match, seat, "away"):
+        return True  # the match ended: its ending has told the table
     events.broadcast(seat.table, match)
     return True
 

@@ -5,7 +5,7 @@ from the rated matches in order (``rebuild``, for the standing_rebuild command).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.db import connection
@@ -16,9 +16,10 @@ from standing import ratings
 from standing.models import RatedMatch, Rating, RatingChange
 
 
-def rate_match(match: Any, seats: Iterable[Any]) -> RatedMatch | None:
+def rate_match(match: Any, seats: Iterable[Any], idle: Collection[int] = ()) -> RatedMatch | None:
     """Rate a finished ``match`` (a games Match with its outcome) from its table's ``seats`` as
-    they are at its end (each with number, user_id, is_bot, left). Exactly once: a second call
+    they are at its end (each with number, user_id, is_bot, left); the seats in ``idle`` made no
+    move of their own and are not rated (docs/standing.md). Exactly once: a second call
     for the same match changes nothing and returns None. The record returned carries
     ``moved``: each rated user's (mu, sigma) before and after, {user: (mu0, sigma0, mu1, sigma1)}
     (empty for an unrated match). The caller holds the match's lock, in
@@ -41,10 +42,13 @@ def rate_match(match: Any, seats: Iterable[Any]) -> RatedMatch | None:
             "place": place[s.number],
             "team": team[s.number],
             "left": s.left,
+            "idle": s.number in idle,
         }
         for s in seats
     ]
-    rated = all(not s.is_bot and s.user_id is not None for s in seats)
+    rated = all(
+        not s.is_bot and s.user_id is not None for s in seats
+    ) and ratings.rateable_recorded(players)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(
@@ -63,7 +67,7 @@ def rate_match(match: Any, seats: Iterable[Any]) -> RatedMatch | None:
 def _apply(
     cursor: Any, match_id: int, mode: str, players: list[dict[str, Any]], now: Any
 ) -> dict[int, tuple[float, float, float, float]]:
-    users = sorted({p["user"] for p in players})
+    users = sorted({p["user"] for p in players if not p.get("idle")})
     # Each player's row in the mode, made at the start values if missing, locked (an upsert
     # locks the row it meets, in the order of its values: by user) and read, in one statement.
     cursor.execute(

@@ -10,7 +10,7 @@ work (bench.standing)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.db import connection
@@ -44,16 +44,19 @@ RECORD_COLUMNS = (
 QUOTED = ", ".join(f'"{c}"' for c in RECORD_COLUMNS)  # quoted: "left" is an SQL keyword
 
 
-def match_ended(match: Any, seats: Iterable[Any], *, finished: bool) -> None:
+def match_ended(
+    match: Any, seats: Iterable[Any], *, finished: bool, idle: Collection[int] = ()
+) -> None:
     """Keep ``match`` (finished with its outcome, or aborted) in its players' standing, from its
-    table's ``seats`` as the match ended (a leaver's seat still holds them). Exactly once: a
+    table's ``seats`` as the match ended (a leaver's seat still holds them); the seats in
+    ``idle`` made no move of their own and are not rated. Exactly once: a
     finished match through the rating's key, an aborted one because only a playing match is
     aborted (the caller holds its lock)."""
     seats = sorted(seats, key=lambda s: s.number)
     humans = [s for s in seats if s.user_id is not None and not s.is_bot]
     mode = ratings.mode_of(match.game, match.options)
     if finished:
-        rated = rate_match(match, seats)
+        rated = rate_match(match, seats, idle)
         if rated is None:
             return  # kept before (a retried ending)
         places = {p["seat"]: p["place"] for p in rated.players}

@@ -49,8 +49,8 @@ def test_hands_yardstick_is_the_hand_bots_own_choose():
     import games
     from bench import yardstick
     from bench.bots import GREEDY
+    from fairness.core import RandomSource
     from games.hand import bot
-    from verify.fairness import RandomSource
 
     assert not [n for n in vars(yardstick) if n.startswith("hand")]
     engine = games.get("hand")

@@ -105,6 +105,30 @@ def test_the_deal_moves_on_to_the_player_who_started_and_partners_stay_partners(
     assert kept == seats
 
 
+def test_a_bots_seating_entry_says_where_it_sits_now_like_a_persons(users):
+    """Issue 57 item 20: between matches ``shown.seating`` gives a bot its ``now`` too (it moved
+    one seat back like everyone); null stays for one who left the table."""
+    a, b = users[:2]
+    table = make_table(a, "jakaro", {"players": 4})
+    seat_humans(table, [a, b])
+    for number in (2, 3):
+        services.seat_add_bot(user=a, table_id=table.public_id, number=number, level="easy")
+    Seat.objects.filter(table=table, number=3).update(bot_level="strong")
+    bots_play_to_the_end(Match.objects.get(table=table, number=1))
+    seats = {s.number: (s.user_id, s.is_bot, s.bot_level) for s in Seat.objects.filter(table=table)}
+    # Everyone one seat back: the easy bot from seat 2 to 1, the strong one from 3 to 2.
+    assert seats[1] == (None, True, "easy") and seats[2] == (None, True, "strong")
+    seating = selectors.table_state(table, a)["shown"]["seating"]
+    assert [(r["bot"], r["now"]) for r in seating] == [(False, 3), (False, 0), (True, 1), (True, 2)]
+    assert "row" not in seating[2] and "user" not in seating[2]  # kept on the server
+    # The page draws the played match from it as before (each seat by the name it had).
+    assert 'data-testid="result"' in rendering.state_fragment(selectors.table_state(table, b), "en")
+    # One who left the table: null (b stands up before the next match).
+    services.seat_leave(user=b, table_id=table.public_id)
+    seating = selectors.table_state(table, a)["shown"]["seating"]
+    assert [r["now"] for r in seating] == [3, None, 1, 2]
+
+
 def test_a_cancelled_match_does_not_move_the_deal(users):
     a, b = users[:2]
     table = make_table(a, "hand", {"players": 2})

@@ -19,7 +19,7 @@ from standing.models import MatchRecord, PlayerStanding
 from standing.selectors import reputation_of
 from standing.services import player_left
 from tests.standing.test_services import played
-from tests.tables.helpers import make_table, play_out, seat_humans, seed_for
+from tests.tables.helpers import first_moves, make_table, seat_humans, seed_for
 from wallet.services import balance_of, grant_starter
 
 pytestmark = pytest.mark.django_db
@@ -64,9 +64,12 @@ def forfeit(match: Match, user) -> None:
 def test_a_leaver_is_recorded_as_left_and_their_reputation_falls(users):
     table = make_table(users[0], "jakaro", {"players": 2})
     seat_humans(table, users[:2])
-    match = Match.objects.get(table=table, number=1)
+    # Both move once (a match nobody played is aborted), then one leaves: the other wins at
+    # once (issue 57).
+    match = first_moves(Match.objects.get(table=table, number=1), (0, 1))
     forfeit(match, users[1])
-    play_out(match)
+    match.refresh_from_db()
+    assert match.end_reason == "forfeit"
     gone = MatchRecord.objects.get(match=match, user=users[1])
     stayed = MatchRecord.objects.get(match=match, user=users[0])
     assert gone.left and not gone.won and gone.place == 2

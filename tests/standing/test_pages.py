@@ -87,6 +87,33 @@ def test_head_to_head_is_shown_to_another_signed_in_player(users):
     assert 'data-testid="head-to-head"' not in page(None, f"/accounts/u/{a.username}/", "en")
 
 
+def test_head_to_head_counts_only_the_matches_both_sat_in_per_mode(users):
+    """Issue 57 item 1: the other's wins against anyone else are not theirs against you, and
+    someone you never played shows no head-to-head at all."""
+    a, b, c = users[:3]
+    for _ in range(20):  # a wins a match against c (a real shuffle: who wins is not fixed)
+        finished([a, c])
+        if MatchRecord.objects.filter(user=a, won=True).exists():
+            break
+    assert MatchRecord.objects.filter(user=a, won=True).exists()
+    html = page(b, f"/accounts/u/{a.username}/", "en")
+    assert 'data-testid="head-to-head"' not in html  # b never sat with a: nothing said
+    duel = finished([a, b])
+    trio = finished([a, b, c], "hand", {"players": 3, "partners": False})
+    html = page(b, f"/accounts/u/{a.username}/", "en")
+    assert 'data-testid="head-to-head"' in html
+    assert 'data-testid="h2h-jakaro-2"' in html and 'data-testid="h2h-hand-solo"' in html
+    assert 'data-testid="h2h-hand-partners"' not in html
+    for match, mode in ((duel, "jakaro-2"), (trio, "hand-solo")):
+        won_a = MatchRecord.objects.get(match=match, user=a).won
+        won_b = MatchRecord.objects.get(match=match, user=b).won
+        mine, theirs = int(won_b and not won_a), int(won_a and not won_b)
+        line = html.split(f'data-testid="h2h-{mode}">')[1].split("</p>")[0]
+        assert f"Together: 1 match. You won {mine}, they won {theirs}." in line, line
+    arabic = page(b, f"/accounts/u/{a.username}/")
+    assert "معًا: مباراة واحدة" in arabic
+
+
 def test_cancelled_matches_are_in_ones_own_history_only(users):
     a, b = users[:2]
     table = make_table(a, "jakaro", {"players": 2}, stake=10)

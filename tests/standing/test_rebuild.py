@@ -20,7 +20,7 @@ from games.selectors import game_of, load_state, random_source
 from games.services import play
 from standing.models import MatchRecord, PlayerStanding, Rating
 from standing.services import rebuild, recount
-from tests.tables.helpers import make_table, seat_humans
+from tests.tables.helpers import first_moves, make_table, seat_humans
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -34,12 +34,15 @@ MODES = [
 PER_MODE = 50
 
 
-def bots_play_to_the_end(match: Match) -> Match:
+def bots_play_to_the_end(match: Match, idle: tuple[int, ...] = ()) -> Match:
     """Every remaining move chosen by the game's bot from the seat's own view (the server's
-    steps as the server makes them), logged as the match's actions, then the match ended by
-    ``end_match`` under its lock, as the last move's service would."""
+    steps as the server makes them), logged as the match's actions (a person's as their own
+    move, except the seats in ``idle`` and those given up: their time-outs; a bot's as a
+    bot's), then the match ended by ``end_match`` under its lock, as the last move's service
+    would."""
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+        seats = list(match.table.seats.order_by("number"))
         engine = game_of(match)
         state, rng = load_state(match), random_source(match)
         logged = []
@@ -52,7 +55,12 @@ def bots_play_to_the_end(match: Match) -> Match:
             new = engine.apply(state, seat, text, rng)
             play._add_tally(match, engine.tally(state, new))
             match.seq += 1
-            by = MatchAction.By.SERVER if seat is None else MatchAction.By.BOT
+            by = MatchAction.By.SERVER
+            if seat is not None and seats[seat].is_bot:
+                by = MatchAction.By.BOT
+            elif seat is not None:
+                away = seats[seat].left or seat in idle
+                by = MatchAction.By.TIMEOUT if away else MatchAction.By.PLAYER
             logged.append(MatchAction(match=match, seq=match.seq, seat=seat, action=text, by=by))
             state = new
         MatchAction.objects.bulk_create(logged)
@@ -79,11 +87,17 @@ def test_a_few_hundred_matches_rebuild_to_the_stored_ratings_and_standing(users)
                 services.match_abort(match_id=match.pk)
                 continue
             if k % 7 == 3:
+                # The people move once first (a match nobody played is aborted, issue 57); a
+                # two-player match a person leaves then ends at once, won by forfeit.
+                match = first_moves(match, range(n))
                 services.seat_forfeit(user=seated[k % (n - 1)], table_id=table.public_id)
                 # Leaving again within a day locks a player out (tested on its own): lifted
                 # here, so the same few players can go on playing.
                 PlayerStanding.objects.update(locked_until=None)
-            match = bots_play_to_the_end(match)
+                match.refresh_from_db()
+            if match.status == Match.Status.PLAYING:
+                # Now and then a person makes no move of their own (issue 57: not rated).
+                match = bots_play_to_the_end(match, idle=(1,) if k % 13 == 7 else ())
             assert match.status == Match.Status.FINISHED
             played += 1
     assert played >= 200

@@ -13,7 +13,9 @@ from games.models import Match
 from standing import ratings
 from standing.models import MatchRecord, PlayerStanding, RatedMatch, Rating, RatingChange
 from standing.services import match_ended, rate_match, rebuild
-from tests.tables.helpers import make_table, play_out, seat_humans
+from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
+from wallet import services as wallet_services
+from wallet.models import Transfer
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +32,17 @@ def played(users, game: str, options: dict, *, bot_seat: int | None = None) -> M
         services.seat_add_bot(user=users[0], table_id=table.public_id, number=bot_seat)
     match = Match.objects.get(table=table, number=1)
     return play_out(match)
+
+
+def played_start(users, game: str, options: dict) -> Match:
+    """A match at a new table, the users seated, started."""
+    table = make_table(users[0], game, options)
+    seat_humans(table, users)
+    return Match.objects.get(table=table, number=1)
+
+
+def balance_of(user) -> int:
+    return wallet_services.balance_of(user)
 
 
 def rating(user, mode: str) -> Rating:
@@ -62,8 +75,9 @@ def test_a_bot_seated_from_the_start_makes_the_match_unrated(users):
 def test_a_leaver_ranks_last_and_their_partner_keeps_their_rating(users):
     table = make_table(users[0], "jakaro", {"players": 4})
     seat_humans(table, users[:4])
+    match = first_moves(Match.objects.get(table=table, number=1), (0, 1, 2, 3))
     services.seat_forfeit(user=users[1], table_id=table.public_id)  # seat 1 leaves
-    match = play_out(Match.objects.get(table=table, number=1))
+    match = play_out(match)
     record = RatedMatch.objects.get(match=match)
     places = {p["seat"]: p["place"] for p in record.players}
     assert places[1] == max(places.values())
@@ -71,6 +85,52 @@ def test_a_leaver_ranks_last_and_their_partner_keeps_their_rating(users):
     partner = rating(users[3], "jakaro-partners")  # seat 3: seat 1's partner
     assert (partner.mu, partner.sigma) == (ratings.START_MU, ratings.START_SIGMA)
     assert partner.rated == 1
+
+
+def test_a_match_no_person_played_is_aborted_refunded_and_unrated(users):
+    """Issue 57 item 2: both players sat and never moved (every turn a time-out): the match is
+    aborted, not rated, the stakes go back through the ledger's refund, the secret is shown."""
+    table = make_table(users[0], "jakaro", {"players": 2}, stake=10)
+    for user in users[:2]:
+        wallet_services.grant_starter(user=user)
+    before = {u.pk: balance_of(u) for u in users[:2]}
+    seat_humans(table, users[:2])
+    assert balance_of(users[0]) == before[users[0].pk] - 10  # the stake is in the pot
+    match = play_out(Match.objects.get(table=table, number=1), idle=(0, 1))
+    assert match.status == Match.Status.ABORTED and match.end_reason == "unplayed"
+    assert match.outcome is None and match.secret and match.revealed_at is not None
+    assert match.actions.exclude(by="player").count() == match.seq > 0  # the log is kept
+    assert not RatedMatch.objects.exists() and not Rating.objects.exists()
+    assert {u.pk: balance_of(u) for u in users[:2]} == before  # refunded in full
+    assert Transfer.objects.filter(match=match, kind=Transfer.Kind.REFUND).count() == 2
+    records = MatchRecord.objects.filter(match=match)
+    assert {r.status for r in records} == {"aborted"} and all(r.coins == 10 for r in records)
+    assert not PlayerStanding.objects.exclude(recent="").exists()  # no "finished" mark
+    # The next match is open at the same table, the deal not moved on.
+    assert Match.objects.get(table=table, number=2).status == Match.Status.WAITING
+
+
+def test_a_player_who_made_no_move_is_not_rated_by_the_match(users):
+    """Issue 57 item 2: three at a Hand table, seat 2 never moves: seats 0 and 1 are rated
+    between themselves, seat 2 is not; with only one person moving, nobody is rated."""
+    match = play_out(
+        played_start(users[:3], "hand", {"players": 3, "partners": False, "rounds": 1}), idle=(2,)
+    )
+    assert match.status == Match.Status.FINISHED
+    record = RatedMatch.objects.get(match=match)
+    assert record.rated and [p["idle"] for p in record.players] == [False, False, True]
+    assert set(RatingChange.objects.values_list("user_id", flat=True)) == {
+        users[0].pk,
+        users[1].pk,
+    }
+    assert not Rating.objects.filter(user=users[2]).exists()
+    assert not MatchRecord.objects.get(match=match, user=users[2]).rated
+    assert MatchRecord.objects.get(match=match, user=users[0]).rated
+    assert rebuild()["changes_wrong"] == 0
+    duel = play_out(played_start(users[3:5], "jakaro", {"players": 2}), idle=(1,))
+    assert duel.status == Match.Status.FINISHED  # one person played it: not aborted
+    assert not RatedMatch.objects.get(match=duel).rated
+    assert not Rating.objects.filter(user__in=users[3:5]).exists()
 
 
 def test_the_rebuild_gives_back_every_stored_rating(users):

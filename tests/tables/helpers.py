@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import timedelta
 from typing import Any
 
@@ -12,7 +12,8 @@ from django.utils import timezone
 import games
 from games import selectors, services
 from games.contract import replay
-from games.models import Majlis, Match, Table, WebProcess
+from games.models import Majlis, Match, MatchAction, Seat, Table, WebProcess
+from games.services import clock
 from wallet import services as wallet_services
 
 
@@ -87,22 +88,78 @@ def advance_until(
     raise AssertionError("the condition never held")
 
 
-def play_out(match: Match, limit: int = 20_000) -> Match:
+def play_out(match: Match, limit: int = 20_000, idle: Collection[int] = ()) -> Match:
     """Play the match to its end as its deadlines pass (time-outs for the people, the bots'
     and the server's moves), at once: the rest of a match whose first turns a test tapped.
+    Each present person who has not moved yet makes one move of their own first (a match
+    nobody played is aborted, issue 57), except the seats in ``idle``.
 
     ``advance_until`` with "finished" for its condition, in one query a move instead of two:
     the deadline is moved back only while the match is playing, and a match no longer playing
     is read once to see how it ended (hundreds of moves a match, the snapshot read each time)."""
     playing = Match.objects.filter(pk=match.pk, status=Match.Status.PLAYING)
+    pending = {s: u for s, u in _present(match).items() if s not in idle}
     for _ in range(limit):
+        if pending and _own_first_move(match, pending):
+            continue
         if not playing.update(deadline=timezone.now() - timedelta(milliseconds=1)):
             match.refresh_from_db()
-            if match.status != Match.Status.FINISHED:
-                raise AssertionError(f"match {match.status} before it finished")
+            if match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
+                raise AssertionError(f"match {match.status} before it ended")
             return match
         services.match_advance(match_id=match.pk)
     raise AssertionError("the match never finished")
+
+
+def first_moves(match: Match, seats: Collection[int], limit: int = 2000) -> Match:
+    """Play on (the others' turns as their deadlines pass) until each person at ``seats`` has
+    made a move of their own."""
+    pending = {s: u for s, u in _present(match).items() if s in seats}
+    playing = Match.objects.filter(pk=match.pk, status=Match.Status.PLAYING)
+    for _ in range(limit):
+        if not pending:
+            match.refresh_from_db()
+            return match
+        if _own_first_move(match, pending):
+            continue
+        if not playing.update(deadline=timezone.now() - timedelta(milliseconds=1)):
+            raise AssertionError("the match ended before they all moved")
+        services.match_advance(match_id=match.pk)
+    raise AssertionError("they never all moved")
+
+
+def _present(match: Match) -> dict[int, Any]:
+    """The people seated and present (not away, not given up, not played by a bot) who have not
+    made a move of their own in the match yet, by seat."""
+    seats = Seat.objects.filter(table_id=match.table_id, user__isnull=False, is_bot=False)
+    moved = set(match.actions.filter(by=MatchAction.By.PLAYER).values_list("seat", flat=True))
+    return {
+        s.number: s.user
+        for s in seats.select_related("user")
+        if not (s.left or s.bot_playing or clock.is_away(s) or s.number in moved)
+    }
+
+
+def _own_first_move(match: Match, pending: dict[int, Any]) -> bool:
+    """If it is the turn of a present person who has not moved yet, they make one move of their
+    own (the bot's choice from their view, through ``match_play``): a match the people sat at
+    and played, so it is rated, not aborted as nobody's (issue 57). True if they moved."""
+    match = Match.objects.select_related("table").get(pk=match.pk)
+    if match.status != Match.Status.PLAYING:
+        return False
+    engine = games.get(match.game)
+    state = selectors.load_state(match)
+    seat = None if engine.server_step(state) is not None else engine.to_move(state)
+    user = pending.pop(seat, None)
+    if user is None:
+        return False
+    if not Seat.objects.filter(
+        table_id=match.table_id, number=seat, user=user, left=False
+    ).exists():
+        return False
+    action = engine.bot_action(engine.view(state, seat))
+    services.match_play(user=user, table_id=match.table.public_id, seq=match.seq, action=action)
+    return True
 
 
 def replay_state(match: Match) -> Any:

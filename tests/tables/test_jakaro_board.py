@@ -16,7 +16,7 @@ from games import rendering, selectors, services
 from games.faces import common
 from games.jakaro.scenario import build
 from games.models import Match, Seat
-from tests.tables.helpers import advance_until, make_table, play_out, seat_humans
+from tests.tables.helpers import advance_until, first_moves, make_table, play_out, seat_humans
 
 pytestmark = pytest.mark.django_db
 
@@ -179,9 +179,10 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
 ):
     table = make_table(creator, "jakaro", {"players": 2})
     seat_humans(table, users[:2])
-    # The bots play for both players (their names stay), so the match ends quickly.
+    # Each player moves once (a match nobody played is aborted, issue 57), then the bots play
+    # for both (their names stay), so the match ends quickly.
+    match = first_moves(Match.objects.get(table=table, number=1), (0, 1))
     Seat.objects.filter(table=table).update(bot_playing=True)
-    match = Match.objects.get(table=table, number=1)
     for seq in (5, 40):
         advance_until(match, lambda m, seq=seq: m.seq >= seq or m.status != "playing")
         if match.status == "playing":

@@ -104,11 +104,12 @@ def test_an_away_seats_turn_is_short_and_a_player_back_gets_the_turns_time_again
 def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left(
     creator, users, settings, client
 ):
+    # Four players (two, one leaving, would end at once: test_forfeit_win.py).
     settings.BOT_DELAY = 0.2
-    table = make_table(creator, "jakaro", {"players": 2}, stake=50)
-    seat_humans(table, users[:2])
+    table = make_table(creator, "jakaro", {"players": 4}, stake=50)
+    seat_humans(table, users[:4])
     tid = table.public_id
-    for user in users[:2]:
+    for user in users[:4]:
         socket_opened(user, tid)
     match = Match.objects.get(table=table, number=1)
     leaver, stayer = users[0], users[1]
@@ -144,15 +145,18 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
     assert all(a.by == MatchAction.By.TIMEOUT for a in match.actions.filter(seat=0))
 
     match = play_out(match)
-    # The stake stayed in the pot: the one who stayed takes the prize (pot 100, fee 10).
+    # The stake stayed in the pot: those who stayed share the prize (pot 200, fee 20), her
+    # partner taking the team's whole share if their team won.
     assert wallet_services.balance_of(leaver) == 450
-    assert wallet_services.balance_of(stayer) == 540
-    # The seat is emptied when the match ends (and the one who stayed moved to seat 0: the
-    # deal moves on)...
+    assert sum(wallet_services.balance_of(u) for u in users[1:4]) == 3 * 450 + 180
+    # The seat is emptied when the match ends (and the others moved one seat back: the deal
+    # moves on)...
     assert not Seat.objects.filter(table=table, user=leaver).exists()
     assert {s.number: s.user_id for s in Seat.objects.filter(table=table)} == {
         0: stayer.pk,
-        1: None,
+        1: users[2].pk,
+        2: users[3].pk,
+        3: None,
     }
 
     with translation.override("en"):
@@ -183,10 +187,10 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
 
 def test_a_coin_seat_away_past_the_keeping_is_given_up_the_same_way(creator, users, settings):
     settings.BOT_DELAY = 0.2
-    table = make_table(creator, "jakaro", {"players": 2}, stake=10)
-    seat_humans(table, users[:2])
+    table = make_table(creator, "jakaro", {"players": 4}, stake=10)
+    seat_humans(table, users[:4])
     tid = table.public_id
-    for user in users[:2]:
+    for user in users[:4]:
         socket_opened(user, tid)
     match = Match.objects.get(table=table, number=1)
     _until_turn_of(match, 0, users)
@@ -268,8 +272,9 @@ async def test_the_forfeit_frame_gives_the_seat_up_and_the_other_is_told(creator
     from tests.tables.test_consumers import connect, next_state
 
     def setup():
-        table = make_table(creator, "jakaro", {"players": 2})
-        seat_humans(table, users[:2])
+        # Four players: two, one leaving, would end the match at once (test_forfeit_win.py).
+        table = make_table(creator, "jakaro", {"players": 4})
+        seat_humans(table, users[:4])
         waiting = make_table(creator, "jakaro", {"players": 2})
         return table, waiting
 

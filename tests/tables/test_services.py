@@ -316,8 +316,10 @@ def test_seat_keeping_at_a_free_table_gives_the_seat_to_a_bot_and_back(fast_cloc
 
 
 def test_at_a_coin_table_no_bot_ever_sits(fast_clocks, creator, users):
-    table = make_table(creator, "jakaro", {"players": 2}, stake=10)
-    seat_humans(table, users[:2])
+    # Four players: with two, the other's seat given up would end the match at once, won by
+    # forfeit (issue 57, test_forfeit_win.py); here the other three play on.
+    table = make_table(creator, "jakaro", {"players": 4}, stake=10)
+    seat_humans(table, users[:4])
     socket_closed(users[0], table.public_id)
     seat = Seat.objects.get(table=table, number=0)
     Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=120))
@@ -332,14 +334,15 @@ def test_at_a_coin_table_no_bot_ever_sits(fast_clocks, creator, users):
     seat.refresh_from_db()
     assert seat.user_id is None and not seat.left
     nxt = Match.objects.get(table=table, number=2)
-    services.table_ready(
-        user=users[1],
-        table_id=table.public_id,
-        seed="b" * 32,
-        commitment=nxt.commitment,
-        match_id=nxt.public_id,
-    )
-    seat_humans(table, [users[2]])  # seat 0, the one given up
+    for user, hexit in zip(users[1:4], "bcd", strict=True):
+        services.table_ready(
+            user=user,
+            table_id=table.public_id,
+            seed=hexit * 32,
+            commitment=nxt.commitment,
+            match_id=nxt.public_id,
+        )
+    seat_humans(table, [users[4]])  # seat 0, the one given up
     nxt.refresh_from_db()
     assert nxt.status == Match.Status.PLAYING
 

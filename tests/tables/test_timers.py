@@ -147,8 +147,10 @@ def test_seat_expiry_hands_a_free_seat_to_a_bot_and_the_player_takes_it_back(
 def test_at_a_coin_table_no_bot_ever_sits_and_time_outs_play_for_the_absent(
     short_clocks, empty_queue, creator, users
 ):
-    table = make_table(creator, "jakaro", {"players": 2}, stake=10)
-    seat_humans(table, users[:2])
+    # Four players: with two, the other's seat given up would end the match at once, won by
+    # forfeit (issue 57, test_forfeit_win.py); here the other three play on.
+    table = make_table(creator, "jakaro", {"players": 4}, stake=10)
+    seat_humans(table, users[:4])
     tid = table.public_id
     socket_opened(users[0], tid)
     socket_closed(users[0], tid)

@@ -17,7 +17,6 @@ from games import services
 from games.models import Match, MatchSeed, Seat, Table
 from games.services import TableError
 from tests.tables.helpers import (
-    advance_until,
     make_table,
     play_out,
     seat_humans,
@@ -143,13 +142,14 @@ def test_coins_held_at_one_table_are_not_spent_at_another(host, people):
 
 
 def test_bots_never_sit_at_a_coin_table(host, people):
-    table = make_table(host, "jakaro", {"players": 2}, stake=10)
+    # Four players: with two, the other's seat given up would end the match at once (issue 57).
+    table = make_table(host, "jakaro", {"players": 4}, stake=10)
     with pytest.raises(TableError) as err:
         services.seat_add_bot(user=host, table_id=table.public_id, number=0)
     assert err.value.code == "bots_free_tables_only"
     assert not Seat.objects.filter(table=table, is_bot=True).exists()
     # A coin player who stays away is marked as left; no bot takes the seat.
-    seat_humans(table, people[:2])
+    seat_humans(table, people[:4])
     socket_closed(people[0], table.public_id)
     seat = Seat.objects.get(table=table, number=0)
     Seat.objects.filter(pk=seat.pk).update(away_since=timezone.now() - timedelta(seconds=120))
@@ -180,7 +180,7 @@ def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings
 
     # The next match at the table: "ready" needs the stake again, checked the same way.
     nxt = Match.objects.get(table=match.table, number=2)
-    for seat, p in enumerate(people[:2]):
+    for p in people[:2]:
         ready = dict(
             user=p,
             table_id=match.table.public_id,
@@ -192,7 +192,8 @@ def test_a_real_coin_match_played_to_the_end_settles_once(host, people, settings
             with pytest.raises(TableError) as err:
                 services.table_ready(**ready)
             assert err.value.code == "not_enough_coins"
-            assert not Seat.objects.get(table=match.table, number=seat).ready
+            # Their own seat (the deal moved on: each sits one seat back now).
+            assert not Seat.objects.get(table=match.table, user=p).ready
         else:
             services.table_ready(**ready)
     nxt.refresh_from_db()
@@ -325,9 +326,9 @@ def test_a_free_bot_match_played_to_the_end_rewards_the_human(host, people, sett
     table = make_table(host, "hand", {"players": 2, "rounds": 1})
     seat_humans(table, people[:1])
     services.seat_add_bot(user=host, table_id=table.public_id, number=1)
-    match = advance_until(
-        Match.objects.get(table=table, number=1), lambda m: m.status == Match.Status.FINISHED
-    )
+    # The human moves once (a match nobody played is aborted: issue 57), then time-outs.
+    match = play_out(Match.objects.get(table=table, number=1))
+    assert match.status == Match.Status.FINISHED
     assert balance(people[0]) == 500 + settings.WALLET_MATCH_REWARD
     assert Transfer.objects.get(kind=Transfer.Kind.REWARD).match == match
 
