@@ -191,9 +191,37 @@
       el.classList.toggle("pending", i >= 0);
       if (i >= 0) pend.splice(i, 1);
     }
-    // How many cards the row shows: the stylesheet overlaps them to fit one row.
-    cardsBox().style.setProperty("--n", String(els.filter((el) => !el.hidden).length));
+    layCards();
   }
+
+  // A finger's target (WCAG 2.5.5, the project's rule for every tap at the table), and the
+  // widest a card of the hand is drawn (px, at the root's 16 px).
+  const FINGER = 44;
+  const WIDEST = 51.2;
+
+  /** The hand's rows at the table (the stylesheet's grid, static/css/hand.css): as many cards a
+   * row as leave each one a strip at least a finger wide, in two rows when one cannot (14 or 15
+   * cards on a phone), each row as long as the other. Only a screen too narrow for two such
+   * rows (a small phone held sideways, whose column is 320 px) overlaps the cards more. */
+  function layCards() {
+    const box = cardsBox();
+    if (!box) return;
+    const n = [...box.children].filter((el) => !el.hidden).length;
+    box.style.setProperty("--n", String(n));
+    const wide = box.clientWidth;
+    if (!n || !wide) return;
+    const perRow = Math.max(1, Math.floor((wide - FINGER) / FINGER) + 1);
+    const rows = Math.min(2, Math.ceil(n / perRow));
+    const cols = Math.ceil(n / rows);
+    const w = Math.max(FINGER, Math.min(WIDEST, wide / cols));
+    const step = cols > 1 ? Math.min(w + 2, (wide - w) / (cols - 1)) : w;
+    box.style.setProperty("--cols", String(cols));
+    box.style.setProperty("--rows", String(rows));
+    box.style.setProperty("--cw", w.toFixed(2) + "px");
+    box.style.setProperty("--step", Math.floor(step * 100) / 100 + "px");
+  }
+  // A phone turned, a window resized: the rows are laid again for the new width.
+  addEventListener("resize", layCards);
 
   function handCards() {
     return [...(view().hand || [])];
@@ -238,18 +266,22 @@
       d.card.classList.add("dragging");
     }
     const box = cardsBox();
-    const over = [...box.children].find((el) => {
-      if (el === d.card || el.hidden) return false;
-      const r = el.getBoundingClientRect();
-      return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
-    });
+    // The card in sight under the finger (the cards overlap: the one drawn on top), not the
+    // dragged card, which follows the finger.
+    const over = document
+      .elementsFromPoint(e.clientX, e.clientY)
+      .map((el) => el.closest("[data-card]"))
+      .find((el) => el && el !== d.card && el.parentElement === box);
     // Over the fire pile, a card that may be thrown lights it: let go there and it is thrown.
     const fire = dropTarget(e);
     game()?.querySelector("[data-drop=fire]")?.classList.toggle("drop-over", !!fire);
     if (over) {
+      // The half of the card's strip in sight (the next card covers the rest of its row).
       const r = over.getBoundingClientRect();
       const rtl = getComputedStyle(box).direction === "rtl";
-      const firstHalf = rtl ? e.clientX > r.left + r.width / 2 : e.clientX < r.left + r.width / 2;
+      const seen = Math.min(r.width, Number.parseFloat(box.style.getPropertyValue("--step")) || r.width);
+      const mid = rtl ? r.right - seen / 2 : r.left + seen / 2;
+      const firstHalf = rtl ? e.clientX > mid : e.clientX < mid;
       if (firstHalf) over.before(d.card);
       else over.after(d.card);
     }
