@@ -103,41 +103,30 @@
 
   // ------------------------------------------------------------------ drawing
 
+  /** A card drawn by the page (a meld being built, the joker's choices): a clone of the one card
+   * template's blank card or joker, black or red (templates/cards/card.html, drawn into the page's
+   * <template data-card-mould> by games/templatetags/cards.py card_moulds), its rank, suit,
+   * colour, stand-in and name filled in, so it is the same HTML as the server's card. */
   function cardEl(code, stands, tag = "span") {
-    const el = document.createElement(tag);
     const joker = isJoker(code);
-    el.className = "pc small";
-    if (joker) el.classList.add("joker");
-    if (code === "JK1" || (!joker && "HD".includes(suitOf(code)))) el.classList.add("red");
-    const r = document.createElement("span");
-    r.className = "pc-r";
-    r.textContent = joker ? "★" : code.slice(0, -1);
-    const s = document.createElement("span");
-    s.className = "pc-s";
-    s.textContent = joker ? "JK" : SYMBOL[suitOf(code)];
-    r.setAttribute("aria-hidden", "true");
-    s.setAttribute("aria-hidden", "true");
-    el.append(r, s);
+    const red = code === "JK1" || (!joker && "HD".includes(suitOf(code)));
+    const mould = document.querySelector(`template[data-card-mould="${tag}"]`);
+    const el = mould.content.children[(joker ? 2 : 0) + (red ? 1 : 0)].cloneNode(true);
+    if (!joker) {
+      el.querySelector(".pc-r").textContent = code.slice(0, -1);
+      el.querySelector(".pc-s").textContent = SYMBOL[suitOf(code)];
+    }
+    const badge = el.querySelector(".pc-as");
+    let name = S.data.names[code];
     if (joker && stands) {
-      const a = document.createElement("span");
-      a.className = "pc-as";
-      if ("HD".includes(suitOf(stands))) a.classList.add("red");
-      a.textContent = stands.slice(0, -1) + SYMBOL[suitOf(stands)];
-      a.setAttribute("aria-hidden", "true");
-      el.append(a);
-    }
-    const name = S.data.names[code] + (stands ? " = " + S.data.names[stands] : "");
-    if (tag === "span") {
-      el.setAttribute("role", "img");
-      el.setAttribute("aria-label", name);
+      badge.classList.toggle("red", "HD".includes(suitOf(stands)));
+      badge.textContent = stands.slice(0, -1) + SYMBOL[suitOf(stands)];
+      name = S.data.joker_as.replace("%(joker)s", name).replace("%(card)s", S.data.names[stands]);
     } else {
-      // A button is named by its text (WCAG 2.5.3, "label in name"): the spoken name as hidden
-      // text beside the drawn face, which is hidden from screen readers.
-      const said = document.createElement("span");
-      said.className = "sr-only";
-      said.textContent = name;
-      el.append(said);
+      badge.remove();
     }
+    if (el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
+    else el.querySelector(".sr-only").textContent = name;
     return el;
   }
 

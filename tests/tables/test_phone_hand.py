@@ -8,9 +8,15 @@ card template, cloned: the same HTML as the cards the server draws."""
 
 from __future__ import annotations
 
-import pytest
+import re
+from pathlib import Path
 
+import pytest
+from django.utils import translation
+
+from games.faces.hand import hand_card
 from games.models import Match
+from games.templatetags.cards import card
 from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
@@ -21,6 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 majlis = test_browser_tables.majlis  # the same fixture: it stops the matches a test leaves
 
+ROOT = Path(__file__).resolve().parents[2]
 PHONES = [(360, 740), (390, 844)]
 FINGER = 44  # px: WCAG 2.5.5's target, the project's rule for every tap at the table
 
@@ -93,5 +100,45 @@ def test_every_card_of_a_full_hand_is_a_finger_wide_target_on_a_phone(
         drag(page, cards.last, cards.first)
         after = my_cards(page)
         assert after[0] == before[-1] and sorted(after) == sorted(before), (before, after)
+    finally:
+        ctx.close()
+
+
+# Cards the script draws, each as (card, the joker's stand-in, tag): a meld being built draws
+# spans named by aria-label, the joker's choices buttons named by a screen-reader text.
+DRAWN_BY_SCRIPT = [("QD", None, "button"), ("10H", None, "span"), ("JK1", "8D", "span")]
+DRAWN_BY_SCRIPT += [("JK2", None, "button"), ("JK2", "AS", "span")]
+SAME_NODE = """([code, stands, tag, html]) => {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  const mine = Sahrat.hand.cardEl(code, stands, tag);
+  return [mine.isEqualNode(t.content.firstElementChild), mine.outerHTML];
+}"""
+
+
+def test_a_card_the_script_draws_is_the_one_card_templates(
+    live_site, chromium, majlis, django_user_model
+):
+    """Item 21: static/js/hand_cards.js no longer builds a card of its own. Its cards are clones
+    of the card template's (templates/cards/card.html), node for node the server's HTML for the
+    same card; and no script names a card's parts to build them."""
+    scripts = "".join(p.read_text() for p in (ROOT / "static" / "js").glob("*.js"))
+    assert not re.search(r"""["'](pc|pc-r|pc-s|pc-as)["']""", scripts)
+    match, sara = fifteen_cards(django_user_model)
+    ctx, page = open_as(chromium, live_site, sara)
+    try:
+        page.goto(f"{live_site}/majlis/t/{match.table.public_id}/")
+        wait_live(page)
+        seq = rig(match, POSITION)
+        wait_seq(page, seq)
+        for code, stands, tag in DRAWN_BY_SCRIPT:
+            with translation.override("ar"):
+                item = hand_card(code, stands, "ar")
+                if tag == "span":
+                    html = card(item, look="drawn", size="small", spoken="img")
+                else:
+                    html = card(item, look="drawn", tag="button", spoken="sr")
+            same, mine = page.evaluate(SAME_NODE, [code, stands, tag, str(html)])
+            assert same, (code, stands, tag, mine, str(html))
     finally:
         ctx.close()
