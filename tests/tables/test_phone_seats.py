@@ -140,3 +140,52 @@ def test_bots_say_their_strength_in_english_too_and_in_the_lobby(
         assert "«" not in row and "»" not in row, row
     finally:
         ctx.close()
+
+
+# The play area of each game: what a player looks at and taps during a turn.
+PLAY_AREA = {
+    "hand": [".hg-felt", "#my-cards"],
+    "jakaro": ["[data-testid=board]", ".jk-hand"],
+}
+# The boxes of the play area the toast overlaps, and whether a tap at the toast's centre reaches
+# the toast (it must go through to what is under it).
+TOAST_OVER = """areas => {
+  const t = document.getElementById('turn-toast').getBoundingClientRect();
+  const over = [];
+  for (const css of areas) {
+    const r = document.querySelector(css).getBoundingClientRect();
+    if (r.width && t.left < r.right && t.right > r.left && t.top < r.bottom && t.bottom > r.top)
+      over.push(css);
+  }
+  const hit = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+  return {over, takes: !!hit && hit.closest('#turn-toast') !== null};
+}"""
+
+
+@pytest.mark.parametrize("game", ["hand", "jakaro"])
+def test_your_turn_neither_covers_the_play_area_nor_takes_a_tap(
+    live_site, chromium, majlis, django_user_model, game
+):
+    users = [player(django_user_model, f"{game}_t{i}", f"لاعب {i + 1}") for i in range(2)]
+    table = make_table(users[0], game, {"players": 2})
+    seat_humans(table, users)
+    seen = []
+    for user in users:
+        ctx, page = open_as(chromium, live_site, user)
+        try:
+            page.clock.install()  # "a moment" lasts until the test moves the page's clock on
+            for width, height in PHONES:
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(f"{live_site}/majlis/t/{table.public_id}/")
+                wait_live(page)
+                if page.locator("#table-live[data-your-turn]").count() == 0:
+                    break  # the other player's page: it is not their turn
+                toast = page.get_by_test_id("turn-toast")
+                assert toast.is_visible()
+                screenshot(page, f"your-turn-{game}-ar-{width}x{height}.png")
+                got = page.evaluate(TOAST_OVER, PLAY_AREA[game])
+                assert got == {"over": [], "takes": False}, (game, width, got)
+                seen.append(width)
+        finally:
+            ctx.close()
+    assert seen == [360, 390]  # the page whose turn it is, at both sizes
