@@ -24,6 +24,7 @@ from tests.support.shots import screenshot
 from tests.tables import test_browser_tables
 from tests.tables.helpers import make_table, seat_humans
 from tests.tables.test_browser_tables import open_as, player, wait_live
+from wallet import services as wallet_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -189,3 +190,42 @@ def test_your_turn_neither_covers_the_play_area_nor_takes_a_tap(
         finally:
             ctx.close()
     assert seen == [360, 390]  # the page whose turn it is, at both sizes
+
+
+# The stake line and the first «اجلس هنا»: their boxes, and the screen's height.
+BY_THE_SEAT = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {top: r.top, bottom: r.bottom}; };
+  return {line: box(document.querySelector('[data-testid=pot]')),
+          sit: box(document.querySelector('[data-testid^=sit-]')), vh: innerHeight};
+}"""
+
+
+def test_a_coin_table_says_its_stake_and_prize_by_the_sit_button(
+    live_site, chromium, majlis, django_user_model
+):
+    host = player(django_user_model, "host_c", "المضيف")
+    guest = player(django_user_model, "guest_c", "ضيف")
+    for user in (host, guest):
+        wallet_services.grant_starter(user=user)
+    table = make_table(host, "jakaro", {"players": 2}, stake=50)
+    seat_humans(table, [host])
+    ctx, page = open_as(chromium, live_site, guest)
+    try:
+        for width, height in PHONES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{live_site}/majlis/t/{table.public_id}/")
+            wait_live(page)
+            screenshot(page, f"coin-table-sit-ar-{width}x{height}.png")
+            line = page.get_by_test_id("pot").inner_text().translate(WESTERN)
+            # The stake (50 a seat) and the prize (the pot of 100 less the 10% fee).
+            assert "50" in line and "90" in page.get_by_test_id("prize").inner_text().translate(
+                WESTERN
+            ), line
+            got = page.evaluate(BY_THE_SEAT)
+            # Right above the seats and their button, both on the first screen.
+            assert got["line"]["bottom"] <= got["sit"]["top"], got
+            assert got["sit"]["top"] - got["line"]["bottom"] < 80, got
+            assert got["sit"]["bottom"] <= got["vh"], got
+    finally:
+        ctx.close()
