@@ -196,7 +196,6 @@
     const box = cardsBox();
     if (!box) return;
     const n = [...box.children].filter((el) => !el.hidden).length;
-    box.style.setProperty("--n", String(n));
     const wide = box.clientWidth;
     if (!n || !wide) return;
     const perRow = Math.max(1, Math.floor((wide - FINGER) / FINGER) + 1);
@@ -205,7 +204,6 @@
     const w = Math.max(FINGER, Math.min(WIDEST, wide / cols));
     const step = cols > 1 ? Math.min(w + 2, (wide - w) / (cols - 1)) : w;
     box.style.setProperty("--cols", String(cols));
-    box.style.setProperty("--rows", String(rows));
     box.style.setProperty("--cw", w.toFixed(2) + "px");
     box.style.setProperty("--step", Math.floor(step * 100) / 100 + "px");
   }
