@@ -34,6 +34,7 @@ from games.faces.common import (
     turn_words,
 )
 from language import digits as digit_style
+from wallet.payouts import fee_of
 
 # --------------------------------------------------------------------------------- the lobby
 
@@ -278,6 +279,9 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "stake": table["stake"],
         "pot": table["stake"] * len(seats),
         "fee_percent": settings.WALLET_FEE_PERCENT,
+        # What the winners take: the pot less the house's fee (docs/wallet.md, Settlement).
+        "prize": table["stake"] * len(seats)
+        - fee_of(table["stake"] * len(seats), settings.WALLET_FEE_PERCENT),
     }
 
 

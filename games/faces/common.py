@@ -154,10 +154,10 @@ BOT_LEVEL_WORDS = {
 def bot_label(index: int | None, level: str | None = None) -> str:
     """A bot's name at a table: «لاعب آلي» alone, «لاعب آلي ١», «لاعب آلي ٢» when several sit at
     one table (``index`` counts the bots in seat order from 1; None when there is only one), with
-    its strength unless it is the usual one: «لاعب آلي (قوي)», «لاعب آلي (سهل)», «لاعب آلي».
-    (The longer name of every normal bot also pushed a four-seat strip past a phone's width.)"""
+    its strength, the usual one too (issue 57: a bot with none read as no strength at all):
+    «لاعب آلي (قوي)», «لاعب آلي ١ (عادي)», «لاعب آلي ٢ (سهل)»."""
     name = _("bot") if index is None else _("bot %(n)s") % {"n": digits(index)}
-    if level not in BOT_LEVEL_WORDS or level == "normal":
+    if level not in BOT_LEVEL_WORDS:
         return name
     return _("%(bot)s (%(level)s)") % {"bot": name, "level": BOT_LEVEL_WORDS[level]}
 

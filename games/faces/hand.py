@@ -152,6 +152,11 @@ def _card_name(card: str, lang: str | None) -> str:
     }
 
 
+def joker_as() -> str:
+    """How a joker in a meld is named with the card it stands for: «جوكر أحمر بدل سبعة كبة»."""
+    return _("%(joker)s as %(card)s")
+
+
 def hand_card(card: str, stands: str | None = None, lang: str | None = None) -> dict[str, Any]:
     """One card as the Hand templates draw it (templates/cards/card.html, look "drawn"): the
     common card with its spoken name in ``lang`` (the active language if None); a joker in a
@@ -164,10 +169,7 @@ def hand_card(card: str, stands: str | None = None, lang: str | None = None) -> 
     out["stands"] = None
     if joker and stands and stands != card:
         out["stands"] = hand_card(stands, lang=lang)
-        out["name"] = _("%(joker)s as %(card)s") % {
-            "joker": out["name"],
-            "card": card_name(stands, lang),
-        }
+        out["name"] = joker_as() % {"joker": out["name"], "card": card_name(stands, lang)}
     return out
 
 
@@ -305,8 +307,10 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     hand = view.get("hand") or []
     # What the page's scripts read (static/js/hand*.js): this seat's own view exactly as the JSON
     # socket would send it (docs/views/hand.md: never another seat's cards while a round is
-    # played) and the spoken words of every card, for the joker picker and the staged melds.
-    data = {"view": view, "you": you, "mine": mine, "names": card_names(lang)}
+    # played) and the spoken words of every card, for the joker picker and the staged melds
+    # (a joker standing for a card named as the server names it).
+    names = card_names(lang)
+    data = {"view": view, "you": you, "mine": mine, "names": names, "joker_as": joker_as()}
     hints = view.get("hints") or {}
     fire = view.get("fire") or []
     return {

@@ -14,6 +14,7 @@ from typing import Any
 
 from django import template
 from django.template.loader import get_template
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.faces.common import card_item
@@ -73,3 +74,30 @@ def _drawn(
         "ltr": ltr,
     }
     return mark_safe(get_template("cards/card.html").render(context).strip())
+
+
+# The blank card the moulds are drawn from: no rank, no suit, no name; a joker's stand-in badge
+# in it, which the script removes from a card that has none.
+_BLANK = {"text": "", "label": "", "rank": "", "suit": "", "red": False, "name": "", "face": ""}
+_BLANK_STANDS = {"text": "", "rank": "", "suit": "", "red": False}
+
+
+@register.simple_tag
+def card_moulds(tag: str = "span", size: str = "", spoken: str = "") -> SafeString:
+    """``<template data-card-mould="TAG">``: a card and a joker, each black then red ("drawn",
+    with ``size``, ``tag`` and ``spoken`` as ``{% card %}`` takes them), drawn by
+    templates/cards/card.html with no card in them, which the page's script clones and fills in
+    (static/js/hand_cards.js cardEl: the cards of a meld being built, the joker's choices), so
+    that a card the script draws is the one card template's too."""
+    shapes = [
+        card(
+            {**_BLANK, "joker": joker, "red": red, "stands": _BLANK_STANDS},
+            look="drawn",
+            size=size,
+            tag=tag,
+            spoken=spoken,
+        )
+        for joker in (False, True)
+        for red in (False, True)
+    ]
+    return format_html('<template data-card-mould="{}">{}{}{}{}</template>', tag, *shapes)

@@ -103,41 +103,30 @@
 
   // ------------------------------------------------------------------ drawing
 
+  /** A card drawn by the page (a meld being built, the joker's choices): a clone of the one card
+   * template's blank card or joker, black or red (templates/cards/card.html, drawn into the page's
+   * <template data-card-mould> by games/templatetags/cards.py card_moulds), its rank, suit,
+   * colour, stand-in and name filled in, so it is the same HTML as the server's card. */
   function cardEl(code, stands, tag = "span") {
-    const el = document.createElement(tag);
     const joker = isJoker(code);
-    el.className = "pc small";
-    if (joker) el.classList.add("joker");
-    if (code === "JK1" || (!joker && "HD".includes(suitOf(code)))) el.classList.add("red");
-    const r = document.createElement("span");
-    r.className = "pc-r";
-    r.textContent = joker ? "★" : code.slice(0, -1);
-    const s = document.createElement("span");
-    s.className = "pc-s";
-    s.textContent = joker ? "JK" : SYMBOL[suitOf(code)];
-    r.setAttribute("aria-hidden", "true");
-    s.setAttribute("aria-hidden", "true");
-    el.append(r, s);
+    const red = code === "JK1" || (!joker && "HD".includes(suitOf(code)));
+    const mould = document.querySelector(`template[data-card-mould="${tag}"]`);
+    const el = mould.content.children[(joker ? 2 : 0) + (red ? 1 : 0)].cloneNode(true);
+    if (!joker) {
+      el.querySelector(".pc-r").textContent = code.slice(0, -1);
+      el.querySelector(".pc-s").textContent = SYMBOL[suitOf(code)];
+    }
+    const badge = el.querySelector(".pc-as");
+    let name = S.data.names[code];
     if (joker && stands) {
-      const a = document.createElement("span");
-      a.className = "pc-as";
-      if ("HD".includes(suitOf(stands))) a.classList.add("red");
-      a.textContent = stands.slice(0, -1) + SYMBOL[suitOf(stands)];
-      a.setAttribute("aria-hidden", "true");
-      el.append(a);
-    }
-    const name = S.data.names[code] + (stands ? " = " + S.data.names[stands] : "");
-    if (tag === "span") {
-      el.setAttribute("role", "img");
-      el.setAttribute("aria-label", name);
+      badge.classList.toggle("red", "HD".includes(suitOf(stands)));
+      badge.textContent = stands.slice(0, -1) + SYMBOL[suitOf(stands)];
+      name = S.data.joker_as.replace("%(joker)s", name).replace("%(card)s", S.data.names[stands]);
     } else {
-      // A button is named by its text (WCAG 2.5.3, "label in name"): the spoken name as hidden
-      // text beside the drawn face, which is hidden from screen readers.
-      const said = document.createElement("span");
-      said.className = "sr-only";
-      said.textContent = name;
-      el.append(said);
+      badge.remove();
     }
+    if (el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
+    else el.querySelector(".sr-only").textContent = name;
     return el;
   }
 
@@ -191,9 +180,35 @@
       el.classList.toggle("pending", i >= 0);
       if (i >= 0) pend.splice(i, 1);
     }
-    // How many cards the row shows: the stylesheet overlaps them to fit one row.
-    cardsBox().style.setProperty("--n", String(els.filter((el) => !el.hidden).length));
+    layCards();
   }
+
+  // A finger's target (WCAG 2.5.5, the project's rule for every tap at the table), and the
+  // widest a card of the hand is drawn (px, at the root's 16 px).
+  const FINGER = 44;
+  const WIDEST = 51.2;
+
+  /** The hand's rows at the table (the stylesheet's grid, static/css/hand.css): as many cards a
+   * row as leave each one a strip at least a finger wide, in two rows when one cannot (14 or 15
+   * cards on a phone), each row as long as the other. Only a screen too narrow for two such
+   * rows (a small phone held sideways, whose column is 320 px) overlaps the cards more. */
+  function layCards() {
+    const box = cardsBox();
+    if (!box) return;
+    const n = [...box.children].filter((el) => !el.hidden).length;
+    const wide = box.clientWidth;
+    if (!n || !wide) return;
+    const perRow = Math.max(1, Math.floor((wide - FINGER) / FINGER) + 1);
+    const rows = Math.min(2, Math.ceil(n / perRow));
+    const cols = Math.ceil(n / rows);
+    const w = Math.max(FINGER, Math.min(WIDEST, wide / cols));
+    const step = cols > 1 ? Math.min(w + 2, (wide - w) / (cols - 1)) : w;
+    box.style.setProperty("--cols", String(cols));
+    box.style.setProperty("--cw", w.toFixed(2) + "px");
+    box.style.setProperty("--step", Math.floor(step * 100) / 100 + "px");
+  }
+  // A phone turned, a window resized: the rows are laid again for the new width.
+  addEventListener("resize", layCards);
 
   function handCards() {
     return [...(view().hand || [])];
@@ -238,18 +253,22 @@
       d.card.classList.add("dragging");
     }
     const box = cardsBox();
-    const over = [...box.children].find((el) => {
-      if (el === d.card || el.hidden) return false;
-      const r = el.getBoundingClientRect();
-      return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
-    });
+    // The card in sight under the finger (the cards overlap: the one drawn on top), not the
+    // dragged card, which follows the finger.
+    const over = document
+      .elementsFromPoint(e.clientX, e.clientY)
+      .map((el) => el.closest("[data-card]"))
+      .find((el) => el && el !== d.card && el.parentElement === box);
     // Over the fire pile, a card that may be thrown lights it: let go there and it is thrown.
     const fire = dropTarget(e);
     game()?.querySelector("[data-drop=fire]")?.classList.toggle("drop-over", !!fire);
     if (over) {
+      // The half of the card's strip in sight (the next card covers the rest of its row).
       const r = over.getBoundingClientRect();
       const rtl = getComputedStyle(box).direction === "rtl";
-      const firstHalf = rtl ? e.clientX > r.left + r.width / 2 : e.clientX < r.left + r.width / 2;
+      const seen = Math.min(r.width, Number.parseFloat(box.style.getPropertyValue("--step")) || r.width);
+      const mid = rtl ? r.right - seen / 2 : r.left + seen / 2;
+      const firstHalf = rtl ? e.clientX > mid : e.clientX < mid;
       if (firstHalf) over.before(d.card);
       else over.after(d.card);
     }

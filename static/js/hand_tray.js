@@ -116,9 +116,7 @@
     if (!S.picker) return;
     for (const c of S.picker.choices) {
       const b = cardEl(c, null, "button");
-      b.type = "button";
       b.dataset.pick = c;
-      b.classList.remove("small");
       choices.append(b);
     }
   }

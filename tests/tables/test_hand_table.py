@@ -94,18 +94,29 @@ def my_cards(page) -> list[str]:
     )
 
 
-# Where a finger taps a card of the fan: in the strip the next card leaves in sight (its left
-# part in English, its right part in Arabic), as a box-relative {x, y}.
-IN_SIGHT = """el => {
+# Where a tap reaches a card, as the browser hit-tests it (elementFromPoint at each pixel's
+# centre: another card, a toast, whatever covers it takes those pixels): the largest square of
+# such pixels, its side and its centre relative to the card's box (the hand's cards overlap in
+# rows: static/js/hand_cards.js layCards).
+SQUARE = """el => {
   const r = el.getBoundingClientRect();
-  let next = el.nextElementSibling;
-  while (next && next.hidden) next = next.nextElementSibling;
-  const y = r.height * 0.7;
-  if (!next) return {x: r.width / 2, y};
-  const n = next.getBoundingClientRect();
-  if (n.left >= r.right || n.right <= r.left) return {x: r.width / 2, y};
-  return n.left > r.left ? {x: (n.left - r.left) / 2, y} : {x: (n.right + r.right) / 2 - r.left, y};
+  const x0 = Math.floor(r.left), y0 = Math.floor(r.top);
+  const w = Math.ceil(r.right) - x0, h = Math.ceil(r.bottom) - y0;
+  let best = 0, bx = 0, by = 0, prev = new Array(w).fill(0);
+  for (let y = 0; y < h; y++) {
+    const row = new Array(w).fill(0);
+    for (let x = 0; x < w; x++) {
+      const hit = document.elementFromPoint(x0 + x + 0.5, y0 + y + 0.5);
+      if (!hit || hit.closest('[data-card]') !== el) continue;
+      row[x] = 1 + Math.min(prev[x], x ? row[x - 1] : 0, x ? prev[x - 1] : 0);
+      if (row[x] > best) { best = row[x]; bx = x; by = y; }
+    }
+    prev = row;
+  }
+  return {card: el.dataset.card, side: best,
+          x: x0 + bx + 1 - best / 2 - r.left, y: y0 + by + 1 - best / 2 - r.top};
 }"""
+IN_SIGHT = f"el => {{ const s = ({SQUARE})(el); return {{x: s.x, y: s.y}}; }}"
 
 
 def tap_fan_card(locator) -> None:
@@ -633,9 +644,10 @@ def test_cards_move_by_touch_and_by_keyboard_and_keep_their_place(
         assert moved[0] == before[-1] and sorted(moved) == sorted(before)
         assert page.locator("#my-cards .sel").count() == 0  # a drag is no tap
 
-        # In Arabic the first card is the rightmost: the fan runs right to left.
-        boxes = cards.evaluate_all("els => els.map(e => e.getBoundingClientRect().left)")
-        assert boxes == sorted(boxes, reverse=True)
+        # In Arabic the first card is the rightmost: each row runs right to left, and the
+        # second row goes on under the first.
+        boxes = cards.evaluate_all("els => els.map(e => [e.offsetTop, -e.offsetLeft])")
+        assert boxes == sorted(boxes) and len({top for top, _ in boxes}) == 2
 
         # Keyboard: focus the first card, Alt + ← (on, in Arabic) moves it one place on; Enter
         # selects it.
