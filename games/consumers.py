@@ -21,6 +21,7 @@ from games import presence, rendering, selectors, services, snapshots, viewers
 from games.models import Table
 from language import digits
 from language.errors import PlayerError
+from realtime import groups
 from realtime.consumer import SahratConsumer
 from realtime.delta import DeltaEncoder
 from realtime.protocol import is_seq
@@ -45,8 +46,10 @@ def notice_frame(event: dict[str, Any]) -> dict[str, Any]:
 class MajlisConsumer(SahratConsumer):
     """The lobby socket: a signed-in player's live link to the majlis."""
 
+    joins = (groups.MAJLIS,)
+
     def groups_for(self) -> tuple[str, ...]:
-        return ("majlis",)
+        return (groups.MAJLIS.name(),)
 
     async def on_connected(self) -> None:
         await self.say_hello()
@@ -100,9 +103,11 @@ class TableConsumer(SahratConsumer):
         invited = bool(invite) and invite == table.invite_token
         return await db(selectors.can_watch)(table, self.user, invited)
 
+    joins = (groups.TABLE, groups.USER)
+
     def groups_for(self) -> tuple[str, ...]:
         # The player's own group too: a block they make elsewhere hides its lines here at once.
-        return (self.table.group, f"user.{self.user.pk}")
+        return (self.table.group, groups.USER.name(self.user.pk))
 
     async def on_connected(self) -> None:
         # Counted under this process (games/presence.py), which is known alive before it counts.

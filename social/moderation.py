@@ -18,9 +18,9 @@ from django.utils import timezone
 from games.models import ChatMessage, Table
 from games.selectors import current_match
 from games.services import chat_hide
-from games.services.events import group_send
 from moderation.errors import ModerationError
 from moderation.models import ChatMute, ChatTimeout, CoinBan, Report, StaffAction
+from realtime import groups
 from social.services import other_player  # the active player named, not oneself
 
 REPORT_LINES = 30  # the lines of chat a report keeps
@@ -34,7 +34,7 @@ def hides_changed(user_id: int) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            group_send(layer, f"user.{user_id}", {"type": "chat.hides.changed"})
+            groups.send(layer, groups.USER.name(user_id), groups.USER.event("chat.hides.changed"))
 
     transaction.on_commit(send)
 
