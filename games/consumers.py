@@ -151,6 +151,10 @@ class TableConsumer(SahratConsumer):
         await self._read_hides()
         await self.send_state()
 
+    async def coins_changed(self, event: dict[str, Any]) -> None:
+        """The ledger moved the player's coins (wallet/ledger.py): the thin bar follows."""
+        await self.send_coins(event)
+
     async def _read_hides(self) -> None:
         self._hidden, self._chat_off = await db(viewers.chat_hides)(self.user, self.table)
 
@@ -229,6 +233,11 @@ class TableConsumer(SahratConsumer):
         elif kind == "error":
             message, code = str(payload.get("message", "")), str(payload.get("code", ""))
             await self.send(text_data=rendering.error_fragment(message, code))
+        elif kind == "coins":
+            style = digits.style_of(self.user, self.language)
+            await self.send(
+                text_data=rendering.coins_fragment(payload["coins"], self.language, style)
+            )
         elif kind == "notice":
             text, link = str(payload.get("text", "")), str(payload.get("link", ""))
             await self.send(text_data=rendering.notice_fragment(text, link))

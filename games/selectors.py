@@ -21,6 +21,7 @@ from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from verify import fairness
+from wallet.selectors import coins_by_seat
 
 # ---------------------------------------------------------------------------------------------
 # What the services and the pages both read: a match's game, state, random source and teams
@@ -138,6 +139,7 @@ def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str
         "seeds": [{"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()} for s in seeds],
         "outcome": match.outcome,
         "recap": match_recap(match),
+        "coins": match_coins(match),
         "end_reason": match.end_reason or None,
         # Seats given up during the match, by name (no account id: that stays on the server).
         "leavers": [{"seat": r["seat"], "name": r["name"], "why": r["why"]} for r in match.leavers],
@@ -167,6 +169,23 @@ def match_recap(match: Match) -> dict[str, Any] | None:
     recap = engine.recap(engine.from_json(match.snapshot), log)
     _recaps[ident] = recap  # the oldest entry goes when the cache is full
     return recap
+
+
+# Match public id -> what a finished match's settlement moved per seat (read once per process).
+_coins: FIFOCache[str, dict[str, int]] = FIFOCache(maxsize=RECAP_CACHE_SIZE)
+
+
+def match_coins(match: Match) -> dict[str, int] | None:
+    """What each seat of a finished match won or paid, from the ledger's settlement (the end
+    screen says it: issue 57, item 8); None before the end or for an aborted match (its
+    stakes came back whole). The match is settled in the transaction that finishes it, so a
+    finished match's is final."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    ident = match.public_id
+    if ident not in _coins:
+        _coins[ident] = coins_by_seat(match)
+    return _coins[ident]
 
 
 def _chat_line(line: ChatMessage) -> dict[str, Any]:

@@ -193,6 +193,18 @@ class SahratConsumer(AsyncWebsocketConsumer):
             {"type": "hello", "user": self.user.display_name or self.user.username}
         )
 
+    _coins_mark = 0  # the newest ledger transfer whose balance this socket sent
+
+    async def send_coins(self, event: dict[str, Any]) -> None:
+        """The player's coins after a posting (``coins.changed``, wallet/ledger.py), as a
+        ``coins`` frame; one older than the last sent (two postings crossing on the way) is
+        dropped."""
+        mark = event.get("mark")
+        if not isinstance(mark, int) or mark < self._coins_mark:
+            return
+        self._coins_mark = mark
+        await self.send_json({"type": "coins", "coins": event.get("coins")})
+
     async def pong(self, frame: dict[str, Any]) -> None:
         """The answer to a client's ``ping``, echoing its ``seq``."""
         seq = frame.get("seq")

@@ -63,11 +63,12 @@ MAJLIS = Group("majlis", keyed=False, types=("majlis.changed",))
 # the tests).
 TABLE = Group("table", keyed=True, types=("table.changed", "socket.close"))
 # Every open page of one player (lobby, notices-only pages, tables): a notice (an invitation,
-# its answer), their friends or blocks changed, their chat hides changed.
+# its answer), their friends or blocks changed, their chat hides changed, their coins moved
+# (wallet/ledger.py).
 USER = Group(
     "user",
     keyed=True,
-    types=("notice", "friends.changed", "chat.hides.changed"),
+    types=("notice", "friends.changed", "chat.hides.changed", "coins.changed"),
 )
 # Where one player is changed (joined by the lobby sockets of the friends who may see them).
 PRESENCE = Group("presence", keyed=True, types=("presence.changed",))

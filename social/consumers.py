@@ -81,6 +81,11 @@ class LobbyConsumer(MajlisConsumer):
         """The player muted someone or turned the panic switch: nothing this page shows (its
         table pages redraw their chat); handled so the socket lives on (issue 57, item 11)."""
 
+    async def coins_changed(self, event: dict[str, Any]) -> None:
+        """The player's coins moved: a ``coins`` frame (docs/protocol.md); of the pages, only a
+        table's thin bar shows coins, and its own socket brings them."""
+        await self.send_coins(event)
+
     async def presence_changed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:
             await self.send_json({"type": "friends_changed"})
