@@ -81,10 +81,14 @@ class TableConsumer(SahratConsumer):
     _chat_off = False  # the viewer's panic switch: every chat hidden
     # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
     _drain: asyncio.Task | None = None
+    _late = False  # this socket's states are held back (viewers.watched_late)
+    _shown: dict[str, Any] | None = None  # the last state frame sent
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._later: deque[tuple[float, dict[str, Any]]] = deque()
+        # A delayed watcher's own chat lines, shown to them at once (viewers.with_own_lines).
+        self._own: dict[int, tuple[float, dict[str, Any]]] = {}
 
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
@@ -180,12 +184,20 @@ class TableConsumer(SahratConsumer):
             return  # read while a newer change was already on its way here, and sent
         self._sent = order
         frame = {"type": "state", **state}
-        if viewers.watched_late(state):
+        self._late = viewers.watched_late(state)
+        if self._late:
             self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))
             if self._drain is None or self._drain.done():
                 self._drain = asyncio.create_task(self._send_later())
             return
         self._later.clear()  # a watcher who sat down: what was held back is already old
+        self._own.clear()
+        await self._send_state_frame(frame)
+
+    async def _send_state_frame(self, frame: dict[str, Any]) -> None:
+        if self._own:  # a delayed watcher's own lines, in every frame until theirs come due
+            frame = viewers.with_own_lines(frame, self._own, time.monotonic())
+        self._shown = frame
         await self.send_json(frame)
 
     async def _send_later(self) -> None:
@@ -197,7 +209,7 @@ class TableConsumer(SahratConsumer):
                 await asyncio.sleep(wait)
                 continue  # the queue may have been cleared meanwhile
             self._later.popleft()
-            await self.send_json(frame)
+            await self._send_state_frame(frame)
 
     async def _state_from(self, public: dict[str, Any]) -> dict[str, Any] | None:
         """The viewer's state without the database: only their own seat's view is made here,
@@ -319,13 +331,20 @@ class TableConsumer(SahratConsumer):
         )
 
     async def do_chat(self, frame: dict[str, Any]) -> None:
-        await db(services.chat_post)(
+        line = await db(services.chat_post)(
             user=self.user,
             table_id=self.table.public_id,
             text=str(frame.get("text") or ""),
             team=frame.get("team") is True,
             invite=self.invite,
         )
+        if self._late:
+            # A delayed watcher sees their own line at once, in the picture they already have
+            # (nothing newer of the game); everyone else gets it with the table, late.
+            due = time.monotonic() + settings.WATCH_DELAY_S + 1
+            self._own[line.pk] = (due, selectors.chat_line(line))
+            if self._shown is not None:
+                await self._send_state_frame(self._shown)
 
     async def do_ping(self, frame: dict[str, Any]) -> None:
         await self.pong(frame)

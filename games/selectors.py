@@ -188,8 +188,10 @@ def match_coins(match: Match) -> dict[str, int] | None:
     return _coins[ident]
 
 
-def _chat_line(line: ChatMessage) -> dict[str, Any]:
+def chat_line(line: ChatMessage) -> dict[str, Any]:
+    """A chat line as a viewer is sent it (its ``id`` names it in a report)."""
     return {
+        "id": line.pk,
         "name": line.user.display_name or line.user.username,
         "text": line.text,
         "team": line.team is not None,
@@ -202,7 +204,7 @@ def _last_lines(query: Any) -> list[list[Any]]:
     """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id,
     watchers]`` (the writer's id stays on the server: it hides a blocked player's lines)."""
     lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, _chat_line(line), line.user_id, line.watchers] for line in lines]
+    return [[line.pk, line.team, chat_line(line), line.user_id, line.watchers] for line in lines]
 
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
