@@ -223,6 +223,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         players_url=reverse("social:table_players", args=[found.public_id])
         + (f"?{urlencode({'invite': invite})}" if invited else ""),
         watch_delay=round(settings.WATCH_DELAY_S) if watch_delay else None,
+        report_invite=invite if invited else "",  # a private table's watcher reports a line
         whatsapp=whatsapp,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),
         quick_phrases=[_(p) for p in QUICK_PHRASES],
