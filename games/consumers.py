@@ -21,6 +21,7 @@ from games import presence, rendering, selectors, services, snapshots, viewers
 from games.models import Table
 from language import digits
 from language.errors import PlayerError
+from realtime import groups
 from realtime.consumer import SahratConsumer
 from realtime.delta import DeltaEncoder
 from realtime.protocol import is_seq
@@ -45,8 +46,10 @@ def notice_frame(event: dict[str, Any]) -> dict[str, Any]:
 class MajlisConsumer(SahratConsumer):
     """The lobby socket: a signed-in player's live link to the majlis."""
 
+    joins = (groups.MAJLIS,)
+
     def groups_for(self) -> tuple[str, ...]:
-        return ("majlis",)
+        return (groups.MAJLIS.name(),)
 
     async def on_connected(self) -> None:
         await self.say_hello()
@@ -78,10 +81,14 @@ class TableConsumer(SahratConsumer):
     _chat_off = False  # the viewer's panic switch: every chat hidden
     # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
     _drain: asyncio.Task | None = None
+    _late = False  # this socket's states are held back (viewers.watched_late)
+    _shown: dict[str, Any] | None = None  # the last state frame sent
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._later: deque[tuple[float, dict[str, Any]]] = deque()
+        # A delayed watcher's own chat lines, shown to them at once (viewers.with_own_lines).
+        self._own: dict[int, tuple[float, dict[str, Any]]] = {}
 
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
@@ -100,9 +107,11 @@ class TableConsumer(SahratConsumer):
         invited = bool(invite) and invite == table.invite_token
         return await db(selectors.can_watch)(table, self.user, invited)
 
+    joins = (groups.TABLE, groups.USER)
+
     def groups_for(self) -> tuple[str, ...]:
         # The player's own group too: a block they make elsewhere hides its lines here at once.
-        return (self.table.group, f"user.{self.user.pk}")
+        return (self.table.group, groups.USER.name(self.user.pk))
 
     async def on_connected(self) -> None:
         # Counted under this process (games/presence.py), which is known alive before it counts.
@@ -146,6 +155,10 @@ class TableConsumer(SahratConsumer):
         await self._read_hides()
         await self.send_state()
 
+    async def coins_changed(self, event: dict[str, Any]) -> None:
+        """The ledger moved the player's coins (wallet/ledger.py): the thin bar follows."""
+        await self.send_coins(event)
+
     async def _read_hides(self) -> None:
         self._hidden, self._chat_off = await db(viewers.chat_hides)(self.user, self.table)
 
@@ -171,12 +184,20 @@ class TableConsumer(SahratConsumer):
             return  # read while a newer change was already on its way here, and sent
         self._sent = order
         frame = {"type": "state", **state}
-        if viewers.watched_late(state):
+        self._late = viewers.watched_late(state)
+        if self._late:
             self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))
             if self._drain is None or self._drain.done():
                 self._drain = asyncio.create_task(self._send_later())
             return
         self._later.clear()  # a watcher who sat down: what was held back is already old
+        self._own.clear()
+        await self._send_state_frame(frame)
+
+    async def _send_state_frame(self, frame: dict[str, Any]) -> None:
+        if self._own:  # a delayed watcher's own lines, in every frame until theirs come due
+            frame = viewers.with_own_lines(frame, self._own, time.monotonic())
+        self._shown = frame
         await self.send_json(frame)
 
     async def _send_later(self) -> None:
@@ -188,7 +209,7 @@ class TableConsumer(SahratConsumer):
                 await asyncio.sleep(wait)
                 continue  # the queue may have been cleared meanwhile
             self._later.popleft()
-            await self.send_json(frame)
+            await self._send_state_frame(frame)
 
     async def _state_from(self, public: dict[str, Any]) -> dict[str, Any] | None:
         """The viewer's state without the database: only their own seat's view is made here,
@@ -224,6 +245,11 @@ class TableConsumer(SahratConsumer):
         elif kind == "error":
             message, code = str(payload.get("message", "")), str(payload.get("code", ""))
             await self.send(text_data=rendering.error_fragment(message, code))
+        elif kind == "coins":
+            style = digits.style_of(self.user, self.language)
+            await self.send(
+                text_data=rendering.coins_fragment(payload["coins"], self.language, style)
+            )
         elif kind == "notice":
             text, link = str(payload.get("text", "")), str(payload.get("link", ""))
             await self.send(text_data=rendering.notice_fragment(text, link, self.language))
@@ -305,13 +331,20 @@ class TableConsumer(SahratConsumer):
         )
 
     async def do_chat(self, frame: dict[str, Any]) -> None:
-        await db(services.chat_post)(
+        line = await db(services.chat_post)(
             user=self.user,
             table_id=self.table.public_id,
             text=str(frame.get("text") or ""),
             team=frame.get("team") is True,
             invite=self.invite,
         )
+        if self._late:
+            # A delayed watcher sees their own line at once, in the picture they already have
+            # (nothing newer of the game); everyone else gets it with the table, late.
+            due = time.monotonic() + settings.WATCH_DELAY_S + 1
+            self._own[line.pk] = (due, selectors.chat_line(line))
+            if self._shown is not None:
+                await self._send_state_frame(self._shown)
 
     async def do_ping(self, frame: dict[str, Any]) -> None:
         await self.pong(frame)

@@ -223,7 +223,9 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "match": match,
         "shown": shown,
         "played": played,
-        "result": outcome_rows(played["outcome"], played_seats) if played else None,
+        "result": (
+            outcome_rows(played["outcome"], played_seats, played.get("coins")) if played else None
+        ),
         "waiting": waiting,
         "playing": playing,
         "can_sit": you is None and waiting and any_empty,
@@ -357,3 +359,10 @@ def notice_fragment(text: str, link: str, language: str) -> str:
         '<p id="table-notice" class="table-notice" role="status" data-testid="table-notice" '
         f'hx-swap-oob="true">{escape(text)}{more}</p>'
     )
+
+
+def coins_fragment(coins: int, lang: str, style: str | None = None) -> str:
+    """The HTML-mode frame for the player's coins having moved (wallet/ledger.py): the thin
+    bar's count, swapped by id."""
+    with translation.override(lang), digit_style.override(style):
+        return render_to_string("games/_bar_coins.html", {"coins": coins, "oob": True})

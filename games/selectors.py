@@ -21,6 +21,7 @@ from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
 from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
+from wallet.selectors import coins_by_seat
 
 # ---------------------------------------------------------------------------------------------
 # What the services and the pages both read: a match's game, state, random source and teams
@@ -138,6 +139,7 @@ def match_public(match: Match, seeds: list[MatchSeed] | None = None) -> dict[str
         "seeds": [{"seat": s.seat, "seed": s.seed, "at": s.at.isoformat()} for s in seeds],
         "outcome": match.outcome,
         "recap": match_recap(match),
+        "coins": match_coins(match),
         "end_reason": match.end_reason or None,
         # Seats given up during the match, by name (no account id: that stays on the server).
         "leavers": [{"seat": r["seat"], "name": r["name"], "why": r["why"]} for r in match.leavers],
@@ -169,8 +171,27 @@ def match_recap(match: Match) -> dict[str, Any] | None:
     return recap
 
 
-def _chat_line(line: ChatMessage) -> dict[str, Any]:
+# Match public id -> what a finished match's settlement moved per seat (read once per process).
+_coins: FIFOCache[str, dict[str, int]] = FIFOCache(maxsize=RECAP_CACHE_SIZE)
+
+
+def match_coins(match: Match) -> dict[str, int] | None:
+    """What each seat of a finished match won or paid, from the ledger's settlement (the end
+    screen says it: issue 57, item 8); None before the end or for an aborted match (its
+    stakes came back whole). The match is settled in the transaction that finishes it, so a
+    finished match's is final."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    ident = match.public_id
+    if ident not in _coins:
+        _coins[ident] = coins_by_seat(match)
+    return _coins[ident]
+
+
+def chat_line(line: ChatMessage) -> dict[str, Any]:
+    """A chat line as a viewer is sent it (its ``id`` names it in a report)."""
     return {
+        "id": line.pk,
         "name": line.user.display_name or line.user.username,
         "text": line.text,
         "team": line.team is not None,
@@ -183,7 +204,7 @@ def _last_lines(query: Any) -> list[list[Any]]:
     """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id,
     watchers]`` (the writer's id stays on the server: it hides a blocked player's lines)."""
     lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, _chat_line(line), line.user_id, line.watchers] for line in lines]
+    return [[line.pk, line.team, chat_line(line), line.user_id, line.watchers] for line in lines]
 
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,

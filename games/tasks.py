@@ -29,7 +29,8 @@ def match_due(match_id: int, timer: str | None = None) -> bool:
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep() -> int:
     """The safety net: every overdue match, every web process gone silent, every seat kept too
-    long, and every seat whose player did not play again in time."""
+    long, every seat whose player did not play again in time, and every table no person has sat
+    at for TABLE_IDLE_MINUTES (closed)."""
     played = 0
     for match_id in services.matches_due():
         try:
@@ -52,4 +53,9 @@ def sweep() -> int:
             services.seat_lapse(seat_id=seat_id)  # did not play again in time: seat opens
         except Exception:
             log.exception("sweeper could not open seat %s", seat_id)
+    for table_pk in services.tables_idle():
+        try:
+            services.table_close_idle(table_pk=table_pk)  # nobody has sat here for a while
+        except Exception:
+            log.exception("sweeper could not close idle table %s", table_pk)
     return played

@@ -37,6 +37,25 @@ def watched_late(state: dict[str, Any]) -> bool:
     return bool(table["stake"]) or all(s["name"] and not s["bot"] for s in table["seats"])
 
 
+def with_own_lines(
+    frame: dict[str, Any], own: dict[int, tuple[float, dict[str, Any]]], now: float
+) -> dict[str, Any]:
+    """A delayed watcher's state ``frame`` with their own chat lines in it (``own``: line id ->
+    (until when, the line)), so a watcher's line shows to its writer at once, not with the
+    table WATCH_DELAY_S late. Lines past their time are dropped from ``own``: the frames due by
+    then hold them. Nothing while every chat is hidden (the panic switch)."""
+    for key in [k for k, (until, _line) in own.items() if until <= now]:
+        del own[key]
+    if not own or frame["you"].get("chat_off"):
+        return frame
+    have = {line.get("id") for line in frame["chat"]}
+    extra = [line for _until, line in own.values() if line["id"] not in have]
+    if not extra:
+        return frame
+    chat = sorted([*frame["chat"], *extra], key=lambda line: (line["at"], line["id"]))
+    return {**frame, "chat": chat[-CHAT_SHOWN:]}
+
+
 def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
     """The viewer's seat number, or None for a watcher."""
     if user_id is None:

@@ -40,8 +40,29 @@ def _with_free_seats(group: dict, reputation: int) -> dict:
         row["empty"] = sum(s["empty"] for s in row["seats"])
         row["barred"] = row["min_reputation"] > reputation
         row["open"] = not row["playing"] and row["empty"] > 0 and not row["barred"]
-    group["tables"].sort(key=lambda row: not row["open"])  # stable: newest first within each
+        row["people"] = sum(not s["empty"] and not s["bot"] for s in row["seats"])
+    # Open tables where people wait for company first (the quickest game), then open ones with
+    # bots only, then full ones; stable: newest first within each.
+    group["tables"].sort(key=lambda row: (not row["open"], row["people"] == 0))
     return group
+
+
+# The majlis itself lists this many tables of every game, the first as ordered above, each
+# with its game's name; each game's filter («هاند (٨)») shows all of that game's. So it stays
+# about one phone screen however many tables are open (issue 57, item 14; docs/social.md,
+# "The lobby").
+LOBBY_TABLES_SHOWN = 3
+
+
+def _first_tables(groups: list[dict], newest: dict[str, int]) -> list[dict]:
+    """The majlis's one list: the first LOBBY_TABLES_SHOWN tables of every game together, in
+    the order above, newest first within each kind (``newest``: id -> place in the list
+    ``open_tables`` reads, newest first)."""
+    rows = [row for g in groups for row in g["tables"]]
+    rows.sort(key=lambda row: (not row["open"], row["people"] == 0, newest[row["id"]]))
+    for row in rows:
+        row["game_name"] = rendering.faces.game_name(row["game"])
+    return [{"game": "", "name": "", "tables": rows[:LOBBY_TABLES_SHOWN], "mixed": True}]
 
 
 def _lobby_context(
@@ -56,17 +77,22 @@ def _lobby_context(
     initial = {"game": game} if game else {}
     # A visitor not signed in is shown every table as open: signing in comes before sitting.
     reputation = reputation_of(request.user) if request.user.is_authenticated else 100
+    tables = selectors.open_tables_of(game)
     groups = [
         _with_free_seats(g, reputation)
-        for g in rendering.lobby_groups(selectors.open_tables_of(game))
+        for g in rendering.lobby_groups(tables)
         if game is None or g["game"] == game
     ]
+    counts = {g["game"]: len(g["tables"]) for g in groups}
+    if game is None:  # the majlis itself: the first tables; ?game= shows all of one game
+        groups = _first_tables(groups, {t.public_id: i for i, t in enumerate(tables)})
     return {
         "groups": groups,
         "form": form or TableForm(initial=initial),
         "quick": quick or QuickPlayForm(initial=initial),
         "game": game,
-        "filters": GAME_CHOICES,
+        # Each game with how many tables it has open (the majlis itself shows only the first).
+        "filters": [(value, name, counts.get(value, 0)) for value, name in GAME_CHOICES],
         # The create form starts open when it has something to say (errors, or no seat fitted).
         "creating": creating,
         "no_seat": no_seat,
@@ -230,6 +256,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
         players_url=reverse("social:table_players", args=[found.public_id])
         + (f"?{urlencode({'invite': invite})}" if invited else ""),
         watch_delay=round(settings.WATCH_DELAY_S) if watch_delay else None,
+        report_invite=invite if invited else "",  # a private table's watcher reports a line
         whatsapp=whatsapp,
         partners=any(len(unit) > 1 for unit in engine.teams(engine.parse_options(found.options))),
         quick_phrases=[_(p) for p in QUICK_PHRASES],

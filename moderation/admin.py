@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from moderation.models import BannedWord, ChatTimeout, CoinBan, StaffAction
+from moderation.models import BannedWord, ChatTimeout, CoinBan, StaffAction, TypedLine
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -53,3 +53,13 @@ class StaffActionAdmin(ReadOnly):
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(TypedLine)
+class TypedLineAdmin(ReadOnly):
+    """Chat lines as typed, where the filter starred or refused them (staff only)."""
+
+    list_display = ("line", "text", "refused")
+    list_filter = ("refused",)
+    search_fields = ("text", "line__user__username")
+    list_select_related = ("line",)

@@ -16,6 +16,9 @@ MESSAGES = {
     "coin_banned": _("You may not sit at coin tables. The reason: %(reason)s"),
     "bad_reason": _("Choose a reason for the report."),
     "reported_already": _("You have already reported this player; the staff will look at it."),
+    "line_reported_already": _("You have already reported this line; the staff will look at it."),
+    "no_such_line": _("That line cannot be reported: it is not in a chat you can read."),
+    "own_line": _("That line is your own."),
 }
 
 

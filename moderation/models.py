@@ -105,6 +105,15 @@ class Report(models.Model):
         related_name="+",
         verbose_name=_("match"),
     )
+    # The chat line reported, when a player reported one line (its menu in the chat).
+    line = models.ForeignKey(
+        "games.ChatMessage",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("line reported"),
+    )
     chat = models.JSONField(_("the chat when reported"), default=list, blank=True)
     at = models.DateTimeField(_("at"), auto_now_add=True)
     status = models.CharField(
@@ -128,6 +137,28 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reported} ({self.get_reason_display()})"
+
+
+class TypedLine(models.Model):
+    """A chat line as its writer typed it, when the word filter starred part of it (the line's
+    ``text`` is what the players read) or refused it (``refused``: the line is kept hidden, its
+    text empty): for the staff (a report, the admin), never sent to a player."""
+
+    line = models.OneToOneField(
+        "games.ChatMessage",
+        on_delete=models.CASCADE,
+        related_name="typed",
+        verbose_name=_("line"),
+    )
+    text = models.CharField(_("as typed"), max_length=200)
+    refused = models.BooleanField(_("refused by the word filter"), default=False)
+
+    class Meta:
+        verbose_name = _("line as typed")
+        verbose_name_plural = _("lines as typed")
+
+    def __str__(self) -> str:
+        return self.text[:40]
 
 
 class ChatTimeout(models.Model):

@@ -11,7 +11,7 @@ import redis
 from django.utils import timezone
 
 from moderation.errors import ModerationError
-from moderation.models import BannedWord, ChatTimeout, CoinBan
+from moderation.models import BannedWord, ChatTimeout, CoinBan, TypedLine
 from moderation.wordfilter import Verdict, WordFilter
 from realtime.redis import sync_redis
 
@@ -68,6 +68,13 @@ def chat_line(user: Any, text: str) -> str:
     if verdict.refused:
         raise ModerationError("chat_refused", ",".join(verdict.matched))
     return verdict.text
+
+
+def keep_typed(line: Any, typed: str, *, refused: bool = False) -> None:
+    """Keep what ``line``'s writer typed for the staff, when the filter starred it or refused
+    it (TypedLine); nothing when it went out as typed."""
+    if refused or typed != line.text:
+        TypedLine.objects.create(line=line, text=typed, refused=refused)
 
 
 def running_timeout(user: Any) -> ChatTimeout | None:

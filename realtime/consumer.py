@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from realtime import limits
+from realtime import groups, limits
 from realtime.protocol import (
     CLOSE_FORBIDDEN,
     CLOSE_RATE_LIMITED,
@@ -42,8 +42,13 @@ def encode(payload: dict[str, Any]) -> str:
 
 
 class SahratConsumer(AsyncWebsocketConsumer):
-    """A signed-in player's socket with the platform's limits. Subclasses set ``groups_for()``
-    and implement ``on_connected()`` and ``on_frame()``."""
+    """A signed-in player's socket with the platform's limits. Subclasses set ``joins`` and
+    ``groups_for()`` and implement ``on_connected()`` and ``on_frame()``."""
+
+    # The kinds of group this socket may join (realtime/groups.py): it must handle every
+    # message type each one carries (tests/platform/test_groups.py), and joining any other
+    # group is refused (``join``).
+    joins: tuple[groups.Group, ...] = ()
 
     language = "ar"
     _registered = False
@@ -105,7 +110,7 @@ class SahratConsumer(AsyncWebsocketConsumer):
                 await self._refuse("too_many_sockets", CLOSE_TOO_MANY_SOCKETS)
                 return
             for group in self.groups_for():
-                await self.channel_layer.group_add(group, self.channel_name)
+                await self.join(group)
                 self._joined += (group,)
         except (RedisError, OSError, TimeoutError) as exc:
             log.warning("socket set-up failed for user %s: %r", user.pk, exc)
@@ -113,6 +118,13 @@ class SahratConsumer(AsyncWebsocketConsumer):
             return
         self._connected = True
         await self.on_connected()
+
+    async def join(self, group: str) -> None:
+        """Join ``group``, which must be of a kind in ``joins`` (else a message it carries
+        could reach a socket with no handler for it, which would end the socket)."""
+        if not any(kind.owns(group) for kind in self.joins):
+            raise groups.UnknownMessage(f"{type(self).__name__} does not join {group!r}")
+        await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         if self._connected:
@@ -180,6 +192,18 @@ class SahratConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {"type": "hello", "user": self.user.display_name or self.user.username}
         )
+
+    _coins_mark = 0  # the newest ledger transfer whose balance this socket sent
+
+    async def send_coins(self, event: dict[str, Any]) -> None:
+        """The player's coins after a posting (``coins.changed``, wallet/ledger.py), as a
+        ``coins`` frame; one older than the last sent (two postings crossing on the way) is
+        dropped."""
+        mark = event.get("mark")
+        if not isinstance(mark, int) or mark < self._coins_mark:
+            return
+        self._coins_mark = mark
+        await self.send_json({"type": "coins", "coins": event.get("coins")})
 
     async def pong(self, frame: dict[str, Any]) -> None:
         """The answer to a client's ``ping``, echoing its ``seq``."""

@@ -305,6 +305,10 @@ AWAY_TURN_SECONDS = float(os.environ.get("AWAY_TURN_SECONDS", "5"))
 # A watcher of a coin table or a rated one (every seat a person) sees the table this much later
 # than the players, so nobody can help a player in real time (docs/social.md, "Watching").
 WATCH_DELAY_S = float(os.environ.get("WATCH_DELAY_S", "20"))
+# A table waiting for players that no person has sat at for this long (bots and empty seats
+# only, nobody with its page open) is closed by the sweeper, so the lobby lists tables people
+# may join (games/services/tables.py tables_idle; docs/social.md, "The lobby").
+TABLE_IDLE_MINUTES = float(os.environ.get("TABLE_IDLE_MINUTES", "10"))
 # After a match, its players have this long to play again ("ready" with a fresh seed); the seats
 # of those who have not are then opened to anyone (games/services/seats.py rematch_lapsed).
 REMATCH_SECONDS = float(os.environ.get("REMATCH_SECONDS", "60"))

@@ -17,6 +17,7 @@ from django.conf import settings
 
 from games.consumers import MajlisConsumer, notice_frame
 from games.services.events import presence_changed_async
+from realtime import groups
 from social import selectors
 
 NOTICES_LEAVE = 4  # sockets a notices-only page leaves free for the table and the majlis
@@ -25,6 +26,7 @@ NOTICES_LEAVE = 4  # sockets a notices-only page leaves free for the table and t
 class LobbyConsumer(MajlisConsumer):
     _friends: tuple[str, ...] = ()
     notices_only = False  # ?only=notices: a page that shows the player's notices and no more
+    joins = (*MajlisConsumer.joins, groups.USER, groups.PRESENCE)
 
     async def authorize(self) -> bool:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -40,8 +42,8 @@ class LobbyConsumer(MajlisConsumer):
 
     def groups_for(self) -> tuple[str, ...]:
         if self.notices_only:
-            return (f"user.{self.user.pk}",)
-        return (*super().groups_for(), f"user.{self.user.pk}")
+            return (groups.USER.name(self.user.pk),)
+        return (*super().groups_for(), groups.USER.name(self.user.pk))
 
     async def on_connected(self) -> None:
         await super().on_connected()
@@ -59,11 +61,11 @@ class LobbyConsumer(MajlisConsumer):
     async def _follow_friends(self) -> None:
         """Join the presence groups of the friends this player may see, leave the others."""
         ids = await database_sync_to_async(selectors.seen_friend_ids)(self.user)
-        wanted = tuple(f"presence.{i}" for i in ids)
+        wanted = tuple(groups.PRESENCE.name(i) for i in ids)
         for group in set(self._friends) - set(wanted):
             await self.channel_layer.group_discard(group, self.channel_name)
         for group in set(wanted) - set(self._friends):
-            await self.channel_layer.group_add(group, self.channel_name)
+            await self.join(group)
         self._friends = wanted
 
     async def friends_changed(self, event: dict[str, Any]) -> None:
@@ -74,6 +76,15 @@ class LobbyConsumer(MajlisConsumer):
 
     async def notice(self, event: dict[str, Any]) -> None:
         await self.send_json(notice_frame(event))
+
+    async def chat_hides_changed(self, event: dict[str, Any]) -> None:
+        """The player muted someone or turned the panic switch: nothing this page shows (its
+        table pages redraw their chat); handled so the socket lives on (issue 57, item 11)."""
+
+    async def coins_changed(self, event: dict[str, Any]) -> None:
+        """The player's coins moved: a ``coins`` frame (docs/protocol.md); of the pages, only a
+        table's thin bar shows coins, and its own socket brings them."""
+        await self.send_coins(event)
 
     async def presence_changed(self, event: dict[str, Any]) -> None:
         if event.get("user") != self.user.pk:

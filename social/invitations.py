@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.faces import game_name
 from games.models import Match, Seat, Table
-from games.services.events import group_send
+from realtime import groups
 from social.errors import SocialError
 from social.models import Block, Invitation
 from social.selectors import friend_ids
@@ -33,8 +33,8 @@ def notify(user: Any, kind: str, text: str, link: str = "") -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            event = {"type": "notice", "kind": kind, "text": text, "link": link}
-            group_send(layer, f"user.{user.pk}", event)
+            event = groups.USER.event("notice", kind=kind, text=text, link=link)
+            groups.send(layer, groups.USER.name(user.pk), event)
 
     transaction.on_commit(send)
 

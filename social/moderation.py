@@ -15,12 +15,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ChatMessage, Table
-from games.selectors import current_match
+from games.models import ChatMessage, Seat, Table
+from games.selectors import can_watch, current_match, game_of, team_of
 from games.services import chat_hide
-from games.services.events import group_send
 from moderation.errors import ModerationError
-from moderation.models import ChatMute, ChatTimeout, CoinBan, Report, StaffAction
+from moderation.models import ChatMute, ChatTimeout, CoinBan, Report, StaffAction, TypedLine
+from realtime import groups
 from social.services import other_player  # the active player named, not oneself
 
 REPORT_LINES = 30  # the lines of chat a report keeps
@@ -34,7 +34,7 @@ def hides_changed(user_id: int) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            group_send(layer, f"user.{user_id}", {"type": "chat.hides.changed"})
+            groups.send(layer, groups.USER.name(user_id), groups.USER.event("chat.hides.changed"))
 
     transaction.on_commit(send)
 
@@ -66,7 +66,15 @@ def set_hide_chat(*, user: Any, hide: bool) -> None:
     hides_changed(user.pk)
 
 
+def _typed(line: ChatMessage) -> TypedLine | None:
+    try:
+        return line.typed  # read with the line (select_related)
+    except TypedLine.DoesNotExist:
+        return None
+
+
 def _saved_line(line: ChatMessage) -> dict[str, Any]:
+    typed = _typed(line)
     chat = "watchers" if line.watchers else ("team" if line.team is not None else "table")
     return {
         "id": line.pk,
@@ -74,6 +82,9 @@ def _saved_line(line: ChatMessage) -> dict[str, Any]:
         "user": line.user_id,
         "name": line.user.display_name or line.user.username,
         "text": line.text,
+        # As typed, for the staff alone: a starred line's words, a refused line's whole text.
+        "typed": typed.text if typed is not None else "",
+        "refused": typed is not None and typed.refused,
         "hidden": line.hidden,
         "chat": chat,
         "table": line.table.public_id,
@@ -81,22 +92,39 @@ def _saved_line(line: ChatMessage) -> dict[str, Any]:
 
 
 @transaction.atomic
-def report(*, user: Any, username: str, reason: str, words: str = "", table_id: str = "") -> Report:
+def report(
+    *,
+    user: Any,
+    username: str,
+    reason: str,
+    words: str = "",
+    table_id: str = "",
+    line: ChatMessage | None = None,
+) -> Report:
     """``user`` reports ``username``. From a table: the table's last REPORT_LINES lines of every
-    chat there (table, teams, watchers; hidden lines too) and its match are kept with it. From a
-    profile (no table): the player's own last REPORT_LINES lines, wherever written. One open
-    report per reporter and player at a time."""
+    chat there (table, teams, watchers; hidden and refused lines too) and its match are kept
+    with it. From a profile (no table): the player's own last REPORT_LINES lines, wherever
+    written. One open report per reporter and player at a time. With ``line`` (one line the
+    reporter saw, from its menu in the chat: social.moderation.reportable_line): that line and
+    LINE_CONTEXT lines either side of it at its table, each as typed; one open report per
+    reporter and line."""
     other = other_player(user, username)
     if reason not in Report.Reason.values:
         raise ModerationError("bad_reason")
-    if Report.objects.filter(
-        reporter=user, reported=other, status=Report.Status.OPEN, table__public_id=table_id or None
-    ).exists():
+    open_reports = Report.objects.filter(reporter=user, status=Report.Status.OPEN)
+    if line is not None:
+        if open_reports.filter(line=line).exists():
+            raise ModerationError("line_reported_already")
+        table_id = line.table.public_id
+    elif open_reports.filter(reported=other, table__public_id=table_id or None).exists():
         raise ModerationError("reported_already")
     table = Table.objects.filter(public_id=table_id).first() if table_id else None
-    lines = ChatMessage.objects.select_related("user", "table").order_by("-at", "-pk")
-    lines = lines.filter(table=table) if table is not None else lines.filter(user=other)
-    saved = [_saved_line(line) for line in lines[:REPORT_LINES]][::-1]
+    lines = ChatMessage.objects.select_related("user", "table", "typed").order_by("-at", "-pk")
+    if line is not None:
+        saved = [_saved_line(x) for x in _around(line)]
+    else:
+        lines = lines.filter(table=table) if table is not None else lines.filter(user=other)
+        saved = [_saved_line(x) for x in lines[:REPORT_LINES]][::-1]
     return Report.objects.create(
         reporter=user,
         reported=other,
@@ -104,8 +132,53 @@ def report(*, user: Any, username: str, reason: str, words: str = "", table_id: 
         words=" ".join(str(words or "").split())[:500],
         table=table,
         match=current_match(table) if table is not None else None,
+        line=line,
         chat=saved,
     )
+
+
+LINE_CONTEXT = 5  # the lines before and after a reported line that go with it
+
+
+def _around(line: ChatMessage) -> list[ChatMessage]:
+    """``line`` and the LINE_CONTEXT lines before and after it at its table (every chat there,
+    hidden and refused lines too), oldest first."""
+    here = ChatMessage.objects.filter(table_id=line.table_id)
+    here = here.select_related("user", "table", "typed")
+    before = here.filter(at__lte=line.at).exclude(pk=line.pk).order_by("-at", "-pk")
+    after = here.filter(at__gte=line.at).exclude(pk=line.pk).order_by("at", "pk")
+    older = [x for x in before[: LINE_CONTEXT * 2] if (x.at, x.pk) < (line.at, line.pk)]
+    newer = [x for x in after[: LINE_CONTEXT * 2] if (x.at, x.pk) > (line.at, line.pk)]
+    return [*older[:LINE_CONTEXT][::-1], line, *newer[:LINE_CONTEXT]]
+
+
+def _team_at(table: Table, user: Any) -> int | None:
+    """The team whose chat ``user`` reads at ``table`` (None: no seat, or no partner)."""
+    seat = Seat.objects.filter(table=table, user_id=user.pk).first()
+    if seat is None:
+        return None
+    engine = game_of(table)
+    return team_of(engine, engine.parse_options(table.options), seat.number)
+
+
+def reportable_line(*, user: Any, line_id: Any, invite: str = "") -> ChatMessage:
+    """The chat line ``line_id`` if ``user`` may report it: one they could read (shown, at a
+    table they may watch; a team's line only to that team's players) and not their own.
+    ModerationError("no_such_line") otherwise, the same for a line that does not exist, so
+    nothing is told about lines one cannot read."""
+    found = (
+        ChatMessage.objects.select_related("user", "table")
+        .filter(pk=int(line_id) if str(line_id).isdigit() else None, hidden=False)
+        .first()
+    )
+    invited = bool(invite) and found is not None and invite == found.table.invite_token
+    if found is None or not can_watch(found.table, user, invited):
+        raise ModerationError("no_such_line")
+    if found.team is not None and _team_at(found.table, user) != found.team:
+        raise ModerationError("no_such_line")
+    if found.user_id == user.pk:
+        raise ModerationError("own_line")
+    return found
 
 
 # -------------------------------------------------------------------------------------- staff

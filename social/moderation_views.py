@@ -120,6 +120,45 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def report_line(request: HttpRequest, line_id: int) -> HttpResponse:
+    """Report one chat line (its menu in a table's chat): the line as the reporter read it, a
+    reason and optional words; the line and a few either side of it, as typed, go to the
+    staff. Opened in the chat sheet (htmx) or as a page."""
+    invite = request.POST.get("invite") or request.GET.get("invite") or ""
+    lang = get_language() or "ar"
+    try:
+        line = services.reportable_line(user=request.user, line_id=line_id, invite=invite)
+    except PlayerError as exc:
+        return render(request, "moderation/_reported.html", {"done": exc.message(lang)}, status=404)
+    table_url = reverse("games:table", args=[line.table.public_id])
+    form = ReportForm(request.POST or None)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.report(
+                user=request.user,
+                username=line.user.username,
+                reason=form.cleaned_data["reason"],
+                words=form.cleaned_data["words"],
+                line=line,
+            )
+        except PlayerError as exc:
+            error = exc.message(lang)
+        else:
+            done = _("Thank you. The staff will read the line and the chat around it.")
+            if request.htmx:
+                return render(request, "moderation/_reported.html", {"done": done})
+            messages.success(request, done)
+            return redirect(_back(request, table_url))
+    context = {"form": form, "line": line, "invite": invite, "error": error, "back": table_url}
+    template = (
+        "moderation/_report_line_form.html" if request.htmx else "moderation/report_line.html"
+    )
+    return render(request, template, context, status=400 if error else 200)
+
+
+@login_required
 @require_POST
 def hide_chat(request: HttpRequest) -> HttpResponse:
     """The panic switch: hide=1 hides every chat for the player, hide=0 brings it back."""

@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.services.events import group_send
+from realtime import groups
 from social.errors import SocialError
 from social.models import Block, Follow, SocialSettings
 
@@ -32,7 +32,7 @@ def friends_changed(*user_ids: int) -> None:
         layer = get_channel_layer()
         if layer is not None:
             for user_id in set(user_ids):
-                group_send(layer, f"user.{user_id}", {"type": "friends.changed"})
+                groups.send(layer, groups.USER.name(user_id), groups.USER.event("friends.changed"))
 
     transaction.on_commit(send)
 

@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from channels.layers import get_channel_layer
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from realtime import groups
 from wallet.models import Account, Transfer
 
 
@@ -196,8 +198,37 @@ def post(legs: Sequence[Leg], *, match: Any = None, created_by: Any = None) -> P
     _set_balances(changed)
     for pk, balance in changed.items():
         accounts[pk].balance = balance
+    _tell_players(accounts, changed, new)
     written = {t.key: t for t in new}
     return Posted([done.get(k) or written[k] for k in keys], len(new))
+
+
+def _tell_players(
+    accounts: dict[int, Account], changed: dict[int, int], new: list[Transfer]
+) -> None:
+    """After commit: each player whose balance changed is sent it on every open page of theirs
+    (``coins.changed`` to ``user.<id>``, realtime/groups.py), so the coins a page shows follow
+    every posting (issue 57, item 8). ``mark`` is the newest transfer that moved the account:
+    the account's lock orders its postings, so a page keeps the highest mark of two that cross
+    on the way."""
+    told = []
+    for pk, balance in changed.items():
+        account = accounts[pk]
+        if account.kind == Account.Kind.PLAYER and account.user_id is not None:
+            mark = max(t.pk for t in new if pk in (t.source_id, t.dest_id))
+            told.append((account.user_id, balance, mark))
+    if not told:
+        return
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for user_id, balance, mark in told:
+            event = groups.USER.event("coins.changed", coins=balance, mark=mark)
+            groups.send(layer, groups.USER.name(user_id), event)
+
+    transaction.on_commit(send)
 
 
 def transfer(

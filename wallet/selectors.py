@@ -93,3 +93,17 @@ def coins_by_user(match: Any, kinds: tuple[str, ...] | None = None) -> dict[int,
             if dest is not None:
                 out[dest] = out.get(dest, 0) + amount
     return out
+
+
+def coins_by_seat(match: Any) -> dict[str, int]:
+    """What an ended match moved for each seat as it ended (its ``seating``), by seat number
+    (a string, as JSON keys are): at a coin table the payout less the stake, at a free one the
+    reward. The settlement's own transfers (``coins_by_user``), never a sum made again from
+    the outcome; a seat with no transfer (a bot, a free match's player with no reward left
+    today) is left out."""
+    by_user = coins_by_user(match)
+    return {
+        str(number): by_user[row["user"]]
+        for number, row in enumerate(getattr(match, "seating", None) or [])
+        if row.get("user") is not None and row["user"] in by_user
+    }

@@ -221,15 +221,35 @@ def share_words(share: str) -> str:
     return _("%(share)s of the pot") % {"share": f"\u2066{digits(share)}\u2069"}
 
 
-def outcome_rows(outcome: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict] | None:
-    """A played match's places in words, by the seats' names (a tie said as one)."""
+def coins_words(coins: int) -> str:
+    """What a seat won or paid in a match, in words («ربح ٤٠ عملة», «خسارة ٥٠ عملة»)."""
+    if coins > 0:
+        return _("won %(coins)s") % {"coins": words.count("coins", coins)}
+    if coins < 0:
+        return _("paid %(coins)s") % {"coins": words.count("coins", -coins)}
+    return _("no coins won or lost")
+
+
+def outcome_rows(
+    outcome: dict[str, Any] | None,
+    seats: list[dict[str, Any]],
+    coins: dict[str, int] | None = None,
+) -> list[dict] | None:
+    """A played match's places in words, by the seats' names (a tie said as one); with
+    ``coins`` (selectors.match_coins: the settlement's, by seat), what each seat won or paid."""
     if not outcome:
         return None
     rows = []
     for place, members in outcome.get("places", []):
         names = [named(seats, s) for s in members]
         share = ", ".join(sorted({outcome.get("shares", {}).get(str(s), "0") for s in members}))
-        rows.append({"place": place, "names": names, "share": share})
+        moved = [(named(seats, s), coins[str(s)]) for s in members if str(s) in (coins or {})]
+        if len(members) == 1:
+            said = [coins_words(n) for _name, n in moved]
+        else:  # partners, or a tie: each seat's own coins, by name
+            said = [f"{name}: {coins_words(n)}" for name, n in moved]
+        coins_said = pgettext("between names in a list", ", ").join(said)
+        rows.append({"place": place, "names": names, "share": share, "coins_words": coins_said})
     # A shared place: several seats in one row, or (Hand's places) one row per seat, same place.
     taken = [r["place"] for r in rows]
     for r in rows:

@@ -48,7 +48,7 @@ from games.services.seats import (
     seats_expired,
     table_ready,
 )
-from games.services.tables import table_create
+from games.services.tables import table_close_idle, table_create, tables_idle
 
 __all__ = [
     "MESSAGES",
@@ -80,6 +80,8 @@ __all__ = [
     "seats_expired",
     "settle",
     "sockets_restored",
+    "table_close_idle",
     "table_create",
     "table_ready",
+    "tables_idle",
 ]

@@ -16,16 +16,30 @@ from games.services import events
 from games.services.errors import TableError
 from games.services.tables import locked_table
 from moderation import rules as moderation
+from moderation.errors import ModerationError
 
 
-@transaction.atomic
 def chat_post(
     *, user: Any, table_id: str, text: str, team: bool = False, invite: str = ""
 ) -> ChatMessage:
     """A line of table chat, of the player's team chat, or (from a watcher) of the watchers'
     chat. At a strict table the team chat is closed while a round is played (open between
     rounds and matches). ``invite``: the private table's invite token the watcher's page was
-    opened with (their socket's ``?invite=``), which lets them watch it and so write."""
+    opened with (their socket's ``?invite=``), which lets them watch it and so write.
+
+    A line the word filter refuses is refused (ModerationError) and kept for the staff alone
+    (hidden, its text empty, what was typed in moderation's TypedLine): committed before the
+    refusal is raised, so a report's context holds it."""
+    line, refusal = _post(user=user, table_id=table_id, text=text, team=team, invite=invite)
+    if refusal is not None:
+        raise refusal
+    return line
+
+
+@transaction.atomic
+def _post(
+    *, user: Any, table_id: str, text: str, team: bool, invite: str
+) -> tuple[ChatMessage, ModerationError | None]:
     table = locked_table(table_id)
     text = " ".join(str(text or "").split())
     if not text:
@@ -48,20 +62,33 @@ def chat_post(
         if match.status == Match.Status.PLAYING and not engine.team_chat_open(load_state(match)):
             raise TableError("team_chat_closed")
     since = timezone.now() - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
+    # Refused lines count too: a flood of them is still a flood, and each one is kept.
     recent = ChatMessage.objects.filter(table=table, user=user, at__gte=since).count()
     if recent >= settings.CHAT_MAX_IN_WINDOW:
         raise TableError("chat_too_fast")
     # A player timed out of chat is told why and until when; a refused word refuses the line,
     # a masked one is starred (moderation/rules.py). Nothing is written either way.
-    text = moderation.chat_line(user, text)
+    # The staff read the line as typed (``typed``), the players as filtered.
+    typed = text
+    try:
+        text = moderation.chat_line(user, text)
+    except ModerationError as exc:
+        if exc.code != "chat_refused":
+            raise
+        kept = ChatMessage.objects.create(
+            table=table, user=user, team=team_no, text="", hidden=True, watchers=seat is None
+        )
+        moderation.keep_typed(kept, typed, refused=True)
+        return kept, exc  # nothing changed for the players: no broadcast
     # Someone without a seat is a watcher (their socket was let in: docs/social.md): their line
     # goes to the watchers' chat.
     msg = ChatMessage.objects.create(
         table=table, user=user, team=team_no, text=text, watchers=seat is None
     )
+    moderation.keep_typed(msg, typed)
     chat_changed(table)
     events.broadcast(table, match)
-    return msg
+    return msg, None
 
 
 def chat_changed(table: Table) -> None:

@@ -16,6 +16,9 @@ MESSAGES = {
     "already_seated": _("You already have a seat at this table."),
     "not_seated": _("You have no seat at this table."),
     "not_waiting": _("The match has already started."),
+    "table_closed": _(
+        "This table was closed: nobody had sat at it for a while. Start or join another."
+    ),
     "not_playing": _("No match is being played at this table."),
     "stale_seq": _("The table has moved on since you looked; here is what it shows now."),
     "server_only": _("Only the server may make that move."),

@@ -7,81 +7,20 @@ clients' seq rules.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import functools
 import logging
-import os
-import threading
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from cachetools import FIFOCache
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games import selectors, snapshots
 from games.models import Match, MatchSeed, Seat, Table
+from realtime import groups
+from realtime.groups import send as group_send  # the publishing is realtime's (every sender's)
 
 log = logging.getLogger(__name__)
-
-
-def group_send(layer: Any, group: str, event: dict[str, Any]) -> None:
-    """Publish a group message after commit. In the web server the service runs in a worker
-    thread of the server's event loop (``database_sync_to_async``): the publish is handed to
-    that loop and not waited for. Waiting held the thread for nothing (the change is committed),
-    and for ever once the loop had stopped: a socket closing as Daphne got SIGTERM kept it from
-    exiting until it was killed. Anywhere else (Celery, commands, tests) it is waited for, on the
-    process's own publishing loop (``_own_loop``)."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    here = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid()
-    try:
-        asyncio.get_running_loop()
-        in_a_loop = True
-    except RuntimeError:
-        in_a_loop = False
-    try:
-        if loop is not None and here and not in_a_loop:
-            if loop.is_running():
-                done = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
-                done.add_done_callback(functools.partial(_published, group))
-            else:  # the server is stopping: the other processes' sockets still get it
-                asyncio.run(layer.group_send(group, event))
-            return
-        # Sync code on a thread whose own loop is running (Playwright's sync API, say) waits on
-        # the publishing loop too: async_to_sync refuses to run there at all, and the lobby's
-        # notice was lost.
-        publish = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _own_loop())
-        publish.result(timeout=PUBLISH_WAIT_S)
-    except Exception as exc:
-        log.warning("broadcast to %s failed: %r", group, exc)
-
-
-# A process with no server loop (the Celery worker, a command, the tests) publishes on one loop
-# of its own, in a thread of its own, for its whole life. async_to_sync made a new loop and a new
-# thread for each publish, and so a new Redis connection (channels_redis keeps its connections
-# per loop): about a fifth of a move's time in the worker that plays the bots and time-outs.
-PUBLISH_WAIT_S = 10.0
-_loop: asyncio.AbstractEventLoop | None = None
-_loop_pid: int | None = None
-_loop_lock = threading.Lock()
-
-
-def _own_loop() -> asyncio.AbstractEventLoop:
-    """This process's publishing loop, started at its first publish (after a fork: anew)."""
-    global _loop, _loop_pid
-    with _loop_lock:
-        if _loop is None or _loop_pid != os.getpid() or _loop.is_closed():
-            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
-            thread = threading.Thread(target=_loop.run_forever, name="sahrat-publish", daemon=True)
-            thread.start()
-        return _loop
-
-
-def _published(group: str, done: concurrent.futures.Future) -> None:
-    if not done.cancelled() and done.exception() is not None:
-        log.warning("broadcast to %s failed: %r", group, done.exception())
 
 
 @dataclass
@@ -133,7 +72,7 @@ def broadcast(table: Table, match: Match, *, rows: RowsInHand | None = None) -> 
         layer = get_channel_layer()
         if layer is None:
             return
-        event: dict[str, Any] = {"type": "table.changed", "seq": seq, "match": public_id}
+        event = groups.TABLE.event("table.changed", seq=seq, match=public_id)
         try:
             # Re-read unless in hand: the caller's table row may predate what the transaction
             # changed.
@@ -154,7 +93,7 @@ def broadcast_lobby() -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            group_send(layer, "majlis", {"type": "majlis.changed"})
+            group_send(layer, groups.MAJLIS.name(), groups.MAJLIS.event("majlis.changed"))
 
     transaction.on_commit(send)
 
@@ -169,7 +108,7 @@ def presence_changed(*user_ids: int) -> None:
         layer = get_channel_layer()
         if layer is not None:
             for user_id in set(user_ids):
-                group_send(layer, f"presence.{user_id}", _presence_event(user_id))
+                group_send(layer, groups.PRESENCE.name(user_id), _presence_event(user_id))
 
     transaction.on_commit(send)
 
@@ -177,8 +116,8 @@ def presence_changed(*user_ids: int) -> None:
 async def presence_changed_async(layer: Any, user_id: int) -> None:
     """``presence_changed`` from a socket (a lobby socket opened or closed: online or not)."""
     if layer is not None:
-        await layer.group_send(f"presence.{user_id}", _presence_event(user_id))
+        await groups.send_async(layer, groups.PRESENCE.name(user_id), _presence_event(user_id))
 
 
 def _presence_event(user_id: int) -> dict[str, Any]:
-    return {"type": "presence.changed", "user": user_id}
+    return groups.PRESENCE.event("presence.changed", user=user_id)

@@ -32,6 +32,8 @@ SEED_PATTERN = re.compile(r"\A[0-9a-f]{32,64}\Z")
 
 def _waiting_seats(table: Table, number: Any) -> tuple[Match, list[Seat]]:
     """The waiting match and the locked seats, with ``number`` checked to be one of them."""
+    if table.status == Table.Status.CLOSED:
+        raise TableError("table_closed")  # idle, closed by the sweeper (tables_idle)
     match = current_match(table)
     if match.status != Match.Status.WAITING:
         raise TableError("not_waiting")
@@ -116,6 +118,8 @@ def seat_add_bot(*, user: Any, table_id: str, number: int, level: str | None = N
 def seat_leave(*, user: Any, table_id: str) -> None:
     """Stand up before the match starts (the seat's seed is withdrawn with it)."""
     table = locked_table(table_id)
+    if table.status == Table.Status.CLOSED:
+        raise TableError("table_closed")  # idle, closed by the sweeper (tables_idle)
     match = current_match(table)
     if match.status != Match.Status.WAITING:
         raise TableError("not_waiting")

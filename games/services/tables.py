@@ -6,10 +6,13 @@ player's browser can show it before it makes the seed it sends with the sit-down
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 
 import fairness.core as fairness
 import games
@@ -123,3 +126,49 @@ def playing_match(table_id: str) -> Match:
     if match.status != Match.Status.PLAYING:
         raise TableError("not_playing")
     return match
+
+
+# ------------------------------------------------------------------------------------- idle tables
+
+
+def _idle(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Of ``tables``, those waiting for players that no person has sat at for
+    TABLE_IDLE_MINUTES: made before that, no person in a seat now (bots and empty seats only),
+    none sitting down (a seed) nor a match ending within that time, and nobody with its page
+    open. (A person who stood up, whose seed goes with them, and left its page leaves nothing
+    behind: their table is closed at the next sweep, unless it is younger than that.)"""
+    cutoff = timezone.now() - timedelta(minutes=settings.TABLE_IDLE_MINUTES)
+    return (
+        tables.filter(status=Table.Status.OPEN, created_at__lt=cutoff)
+        .exclude(seats__user__isnull=False)
+        .exclude(matches__seeds__at__gte=cutoff)
+        .exclude(matches__ended_at__gte=cutoff)
+        .exclude(presence__sockets__gt=0)
+    )
+
+
+def tables_idle(limit: int = 50) -> list[int]:
+    """The idle tables (``_idle``) the sweeper closes (``table_close_idle``), so the lobby lists
+    tables people may join (issue 57, item 14)."""
+    return list(_idle(Table.objects.all()).values_list("pk", flat=True)[:limit])
+
+
+@transaction.atomic
+def table_close_idle(*, table_pk: int) -> bool:
+    """Close an idle table (checked again under its lock): its waiting match, never played, is
+    aborted and its secret revealed, and the lobby is told. False if it is no longer idle
+    (someone sat down or opened it meanwhile) or another sweeper holds it."""
+    table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_pk).first()
+    if table is None or not _idle(Table.objects.filter(pk=table_pk)).exists():
+        return False
+    match = table.matches.select_for_update().order_by("-number").first()
+    table.status = Table.Status.CLOSED
+    table.save(update_fields=["status"])
+    if match is not None and match.status == Match.Status.WAITING:
+        match.status = Match.Status.ABORTED
+        match.ended_at = match.revealed_at = timezone.now()
+        match.deadline = None
+        match.save(update_fields=["status", "ended_at", "revealed_at", "deadline"])
+        events.broadcast(table, match)
+    events.broadcast_lobby()
+    return True

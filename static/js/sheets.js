@@ -194,3 +194,22 @@ document.addEventListener("click", (e) => {
   const notice = e.target.closest?.(".table-live > .notice");
   if (notice) notice.classList.toggle("open");
 });
+
+// A chat line's report form (templates/moderation/_report_line_form.html): "Cancel" closes it;
+// a long press on a line opens its menu (⋮), as a tap on the menu does.
+document.addEventListener("click", (e) => {
+  const cancel = e.target.closest?.("[data-report-cancel]");
+  if (cancel) cancel.closest("form")?.remove();
+});
+(() => {
+  const PRESS_MS = 600;
+  let timer = null;
+  document.addEventListener("pointerdown", (e) => {
+    const line = e.target.closest?.("#table-chat .chat-line");
+    if (!line) return;
+    timer = setTimeout(() => line.parentElement.querySelector(".line-menu")?.click(), PRESS_MS);
+  });
+  for (const type of ["pointerup", "pointercancel", "scroll"]) {
+    document.addEventListener(type, () => clearTimeout(timer), true);
+  }
+})();

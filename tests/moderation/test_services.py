@@ -74,7 +74,10 @@ def test_a_masked_word_is_starred_and_a_refused_one_stops_the_line(users, table,
         say(a, table, "what a s.c.u.m.b.a.g")
     assert refused.value.code == "chat_refused"
     assert "not sent" in refused.value.message("en") and refused.value.message("ar")
-    assert ChatMessage.objects.count() == before  # nothing written
+    # Nothing the players read: the line is kept for the staff alone, hidden, as typed.
+    assert ChatMessage.objects.filter(hidden=False).count() == before
+    kept = ChatMessage.objects.get(typed__refused=True)
+    assert kept.hidden and kept.text == "" and kept.typed.text == "what a s.c.u.m.b.a.g"
     assert texts(table, b) == ["you are so ****** today", line.text]
 
 

@@ -202,3 +202,41 @@ async def test_an_arabic_watchers_jakaro_frames_name_nobody_as_none(users, setti
     for html in drawn:
         assert "None" not in html
         assert "ورقة عشوائية من أوراق" not in html and "data-jk-burn" not in html
+
+
+async def test_a_delayed_watchers_own_line_shows_to_them_at_once_and_late_to_others(
+    users, settings
+):
+    """Issue 57, item 12: at a coin table a watcher's own chat line showed to its writer only
+    with the table, WATCH_DELAY_S late (it looked lost). The writer sees it at once, in the
+    picture they already had (no newer move of the game); the other watcher does not yet."""
+    settings.WATCH_DELAY_S = 1.0  # the watchers' first states come quickly...
+    a, b, writer, other = users[:4]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2}, stake=10)
+        seat_humans(table, [a, b])
+        return Match.objects.select_related("table").get(table=table, number=1)
+
+    match = await database_sync_to_async(setup)()
+    table_id = match.table.public_id
+    watchers = []
+    for user in (writer, other):
+        comm, ok, _ = await connect(user, table_id)
+        assert ok
+        watchers.append(comm)
+    seen = [await next_state(comm) for comm in watchers]
+    assert all(s["you"]["seat"] is None for s in seen)
+    settings.WATCH_DELAY_S = 60.0  # ...and from now on anything else would take a minute
+    seq = await first_move(match, a)  # a move the watchers may not see yet
+    assert seq > seen[0]["match"]["seq"]
+    await watchers[0].send_json_to({"type": "chat", "text": "مبروك مقدمًا"})
+    mine = await next_state(watchers[0])  # TIMEOUT (30 s) is well inside the minute
+    assert [line["text"] for line in mine["chat"]] == ["مبروك مقدمًا"]
+    assert mine["chat"][0]["watchers"] is True
+    assert mine["match"]["seq"] == seen[0]["match"]["seq"]  # still the picture they had
+    assert mine["view"] == seen[0]["view"]
+    assert await watchers[1].receive_nothing(timeout=1.0)  # the other watcher: later
+    for comm in watchers:
+        await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
