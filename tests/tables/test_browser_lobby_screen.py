@@ -64,6 +64,13 @@ def test_the_lobby_with_many_tables_is_about_one_screen_quick_play_on_top(
         # The quickest way to a game, first: quick play's button within the top half.
         quick = page.get_by_test_id("quick-play").bounding_box()
         assert quick["y"] + quick["height"] <= height / 2, quick
+        # Quick play's choices stay inside the page's margins: a long choice («طاولة مجانية
+        # (بلا عملات، والآليون مرحَّب بهم)») once pushed its select to the screen's edge.
+        boxes = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=quick-form] select')]
+                .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"""
+        )
+        assert boxes and all(left >= 8 and right <= width - 8 for left, right in boxes), boxes
         # The tables where a person waits for company come first, and only the first few.
         rows = page.get_by_test_id("tables").locator("[data-table]")
         shown = {rows.nth(i).get_attribute("data-table") for i in range(rows.count())}

@@ -87,6 +87,13 @@ def test_the_bar_follows_the_ledger_and_the_end_screen_says_who_won_what(
             text = said.translate(WESTERN)
             assert f"ربح {won} عملة" in text, said
             assert f"خسارة {STAKE} عملة" in text, said
+        # The places are said in words («المركز الأول»): the list draws no marker of its own,
+        # which was a Western «1.» before each Arabic line.
+        markers = a.evaluate(
+            "() => getComputedStyle(document.querySelector('[data-testid=result] ol'))"
+            ".listStyleType"
+        )
+        assert markers == "none", markers
         screenshot(a, "coins-end-ar-360.png")
         screenshot(b, "coins-end-ar-390.png")
     finally:
