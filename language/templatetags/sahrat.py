@@ -1,9 +1,9 @@
 """Template filters every page uses for numbers and dates (``{% load sahrat %}``).
 
 ``{{ n|digits }}``: a number (or any text with digits) in the viewer's digit style
-(language/digits.py). ``{{ when|when }}``: a moment as a player reads it, day first with the
-month's name, in the site's time zone and the viewer's digits («١ ديسمبر ٢٠٢٦، ٦:١٢ م»): never a
-raw timestamp.
+(language/digits.py); ``{{ n|percent }}`` the same with the language's percent sign.
+``{{ when|when }}``: a moment as a player reads it, day first with the month's name, in the
+site's time zone and the viewer's digits («١ ديسمبر ٢٠٢٦، ٦:١٢ م»): never a raw timestamp.
 """
 
 from __future__ import annotations
@@ -27,6 +27,16 @@ def digits(value: Any) -> str:
     if value is None or value == "":
         return ""
     return digit_style.digits(value)
+
+
+@register.filter(name="percent")
+def percent(value: Any) -> str:
+    """``{{ 90|percent }}`` -> «٩٠٪» in Arabic, "90%" in English: the sign of the page's
+    language (Arabic's own «٪»), the number in the viewer's digits."""
+    if value is None or value == "":
+        return ""
+    # Translators: the percent sign written after a number; Arabic has its own («٪»).
+    return digit_style.digits(value) + pgettext("after a number", "%")
 
 
 def when_text(value: datetime | None, *, seconds: bool = False) -> str:

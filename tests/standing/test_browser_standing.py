@@ -69,7 +69,7 @@ def test_a_players_page_history_verify_link_and_leaderboard(
         page.goto(f"{base}/accounts/u/{sara.username}/")
         assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
         rep = page.get_by_test_id("reputation")
-        assert ("١٠٠%" if lang == "ar" else "100%") in rep.inner_text()
+        assert ("١٠٠٪" if lang == "ar" else "100%") in rep.inner_text()
         assert page.get_by_test_id("chart-jakaro-2").is_visible()
         rows = page.locator(".history-row")
         assert rows.count() == 3

@@ -61,7 +61,7 @@ def test_a_players_page_shows_their_standing_and_history(users):
     first = finished([a, b])
     finished([a, b])
     html = page(a, f"/accounts/u/{a.username}/")
-    assert 'data-testid="reputation"' in html and "١٠٠%" in html  # Arabic digits, 100 %
+    assert 'data-testid="reputation"' in html and "١٠٠٪" in html  # Arabic digits and percent sign
     assert 'data-testid="chart-jakaro-2"' in html and "<polyline" in html
     assert "جاكارو" in html
     assert f'href="/verify/m/{first.public_id}/"' in html

@@ -103,14 +103,14 @@ def test_jakaro_seat_chips_bots_and_the_rating_read_whole_on_a_phone(
             for n, word in enumerate(STRENGTHS.values(), start=1):
                 assert f"({word})" in chips.nth(n).inner_text(), (where, n, strip)
             assert "«" not in strip and "»" not in strip, strip
-            # Item 6: «٩٢٧? · ١٠٠%» as drawn: each number's digits left to right, "?" and "%"
+            # Item 6: «٩٢٧? · ١٠٠٪» as drawn: each number's digits left to right, "?" and "٪"
             # after theirs, and the rating first in the reading direction (on the right).
             chars = page.evaluate(CHARS, 0)
             text = "".join(c for c, _x in chars).translate(WESTERN)
-            assert text == "927?·100%", chars
+            assert text == "927?·100٪", chars
             x = {c.translate(WESTERN) + str(i): pos for i, (c, pos) in enumerate(chars)}
             rating = [x["90"], x["21"], x["72"], x["?3"]]
-            rep = [x["15"], x["06"], x["07"], x["%8"]]
+            rep = [x["15"], x["06"], x["07"], x["٪8"]]
             assert rating == sorted(rating) and rep == sorted(rep), chars
             assert min(rating) > max(rep), chars  # Arabic reads right to left
     finally:
