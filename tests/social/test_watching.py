@@ -5,7 +5,10 @@ to a delayed watcher."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from types import SimpleNamespace
 
 import pytest
 from channels.db import database_sync_to_async
@@ -239,4 +242,101 @@ async def test_a_delayed_watchers_own_line_shows_to_them_at_once_and_late_to_oth
     assert await watchers[1].receive_nothing(timeout=1.0)  # the other watcher: later
     for comm in watchers:
         await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+async def test_a_delayed_watchers_own_line_stays_until_a_frame_of_the_table_holds_it(
+    users, settings, monkeypatch
+):
+    """Review of issue 57, item 12: a delayed watcher's own line was dropped WATCH_DELAY_S + 1 s
+    after it was written, whether or not a frame of the table had brought it by then; with the
+    broadcast lost (or queued late on a busy server) it vanished for its writer. It stays until
+    the table's frame holds it; at most OWN_KEPT of them, the oldest going first."""
+    from games.consumers import TableConsumer
+    from games.viewers import OWN_KEPT
+
+    settings.WATCH_DELAY_S = 0.2
+    settings.CHAT_MAX_IN_WINDOW = 20  # more lines than the rate limit lets through in 10 s
+    a, b, writer = users[:3]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2}, stake=10)
+        seat_humans(table, [a, b])
+        return table
+
+    table = await database_sync_to_async(setup)()
+    comm, ok, _ = await connect(writer, table.public_id)
+    assert ok
+    first = await next_state(comm)
+    assert first["you"]["seat"] is None
+
+    async def lost(self, event):  # the channel layer loses every broadcast of the table
+        return None
+
+    monkeypatch.setattr(TableConsumer, "table_changed", lost)
+    await comm.send_json_to({"type": "chat", "text": "line 0"})
+    assert [x["text"] for x in (await next_state(comm))["chat"]] == ["line 0"]
+    # The premise: the old fixed time (WATCH_DELAY_S + 1 s) passes with no frame of the table
+    # holding the line. Nothing is awaited here but time itself.
+    await asyncio.sleep(settings.WATCH_DELAY_S + 1.5)
+    shown = []
+    for n in range(1, OWN_KEPT + 1):
+        await comm.send_json_to({"type": "chat", "text": f"line {n}"})
+        shown.append([x["text"] for x in (await next_state(comm))["chat"]])
+    assert shown[0] == ["line 0", "line 1"]  # the first line is still there for its writer
+    assert shown[-1] == [f"line {n}" for n in range(1, OWN_KEPT + 1)]  # bounded: oldest gone
+    monkeypatch.undo()
+    # A frame of the table comes (another line, broadcast again): it holds every line.
+    await database_sync_to_async(services.chat_post)(
+        user=a, table_id=table.public_id, text="marker"
+    )
+    while True:
+        chat = [x["text"] for x in (await next_state(comm))["chat"]]
+        if "marker" in chat:
+            break
+    assert chat == [f"line {n}" for n in range(OWN_KEPT + 1)] + ["marker"]
+    await comm.disconnect()
+    await database_sync_to_async(connections.close_all)()
+
+
+async def test_a_delayed_watchers_own_line_survives_a_table_frame_sent_late(
+    users, settings, monkeypatch
+):
+    """Review of issue 57, item 12: the table's frames to a delayed watcher can go out later than
+    due on a busy server. Read before the watcher wrote, such a frame does not hold their line;
+    sent more than a second late it used to drop the line (kept WATCH_DELAY_S + 1 s only), which
+    vanished for its writer. Here the consumer's clock jumps on (the server was busy), so the
+    move's frame queued before the line goes out late: every frame after the line holds it."""
+    import games.consumers
+
+    settings.WATCH_DELAY_S = 2.0
+    a, b, writer = users[:3]
+
+    def setup():
+        table = make_table(a, "jakaro", {"players": 2}, stake=10)
+        seat_humans(table, [a, b])
+        return Match.objects.select_related("table").get(table=table, number=1)
+
+    match = await database_sync_to_async(setup)()
+    table_id = match.table.public_id
+    comm, ok, _ = await connect(writer, table_id)
+    assert ok
+    first = await next_state(comm)
+    assert first["you"]["seat"] is None
+    await first_move(match, a)  # its frame waits its time in the watcher's queue
+    await comm.send_json_to({"type": "chat", "text": "مبروك مقدمًا"})
+    mine = await next_state(comm)
+    assert [x["text"] for x in mine["chat"]] == ["مبروك مقدمًا"]
+    jump = [5.0]  # the server was busy for five seconds: the queued frames are all late now
+    real = time.monotonic
+    monkeypatch.setattr(
+        games.consumers, "time", SimpleNamespace(monotonic=lambda: real() + jump[0], time=time.time)
+    )
+    await database_sync_to_async(services.chat_post)(user=a, table_id=table_id, text="marker")
+    frames = []
+    while not frames or "marker" not in [x["text"] for x in frames[-1]["chat"]]:
+        frames.append(await next_state(comm))  # up to the frame holding the marker, sent last
+    for frame in frames:
+        assert "مبروك مقدمًا" in [x["text"] for x in frame["chat"]], frame["match"]["seq"]
+    await comm.disconnect()
     await database_sync_to_async(connections.close_all)()
