@@ -82,13 +82,13 @@ class TableConsumer(SahratConsumer):
     # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
     _drain: asyncio.Task | None = None
     _late = False  # this socket's states are held back (viewers.watched_late)
-    _shown: dict[str, Any] | None = None  # the last state frame sent
+    _shown: dict[str, Any] | None = None  # the last state frame sent (before with_own_lines)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._later: deque[tuple[float, dict[str, Any]]] = deque()
         # A delayed watcher's own chat lines, shown to them at once (viewers.with_own_lines).
-        self._own: dict[int, tuple[float, dict[str, Any]]] = {}
+        self._own: dict[int, dict[str, Any]] = {}
 
     # HTML fragments for the page (htmx WebSocket extension) unless the client connected with
     # ?format=json (docs/protocol.md, "HTML mode"): the same state, two renderings.
@@ -195,9 +195,11 @@ class TableConsumer(SahratConsumer):
         await self._send_state_frame(frame)
 
     async def _send_state_frame(self, frame: dict[str, Any]) -> None:
-        if self._own:  # a delayed watcher's own lines, in every frame until theirs come due
-            frame = viewers.with_own_lines(frame, self._own, time.monotonic())
+        # The table's frame as it came, without the watcher's own lines: a frame resent with a
+        # new line must not count as one of the table's that holds the earlier ones.
         self._shown = frame
+        if self._own:  # a delayed watcher's own lines, in every frame until the table's hold them
+            frame = viewers.with_own_lines(frame, self._own)
         await self.send_json(frame)
 
     async def _send_later(self) -> None:
@@ -341,8 +343,7 @@ class TableConsumer(SahratConsumer):
         if self._late:
             # A delayed watcher sees their own line at once, in the picture they already have
             # (nothing newer of the game); everyone else gets it with the table, late.
-            due = time.monotonic() + settings.WATCH_DELAY_S + 1
-            self._own[line.pk] = (due, selectors.chat_line(line))
+            viewers.keep_own_line(self._own, selectors.chat_line(line))
             if self._shown is not None:
                 await self._send_state_frame(self._shown)
 

@@ -37,23 +37,35 @@ def watched_late(state: dict[str, Any]) -> bool:
     return bool(table["stake"]) or all(s["name"] and not s["bot"] for s in table["seats"])
 
 
-def with_own_lines(
-    frame: dict[str, Any], own: dict[int, tuple[float, dict[str, Any]]], now: float
-) -> dict[str, Any]:
-    """A delayed watcher's state ``frame`` with their own chat lines in it (``own``: line id ->
-    (until when, the line)), so a watcher's line shows to its writer at once, not with the
-    table WATCH_DELAY_S late. Lines past their time are dropped from ``own``: the frames due by
-    then hold them. Nothing while every chat is hidden (the panic switch)."""
-    for key in [k for k, (until, _line) in own.items() if until <= now]:
+OWN_KEPT = 5  # a delayed watcher's own lines kept for them at most (the oldest go first)
+
+
+def keep_own_line(own: dict[int, dict[str, Any]], line: dict[str, Any]) -> None:
+    """Keep a delayed watcher's own chat ``line`` (as chat_line makes it) in ``own`` (line id ->
+    line, oldest first) until a frame of the table holds it (with_own_lines); at most
+    OWN_KEPT, so a line no frame will ever hold (hidden by the staff) does not stay for ever."""
+    own[line["id"]] = line
+    while len(own) > OWN_KEPT:
+        del own[next(iter(own))]
+
+
+def with_own_lines(frame: dict[str, Any], own: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """A delayed watcher's state ``frame`` with their own chat lines in it (``own``, see
+    keep_own_line), so a watcher's line shows to its writer at once, not with the table
+    WATCH_DELAY_S late. A line stays in ``own`` until a frame of the table holds it (or has
+    scrolled past it: a full chat whose oldest line is newer), however late that frame comes
+    (a busy server, a broadcast the channel layer lost): no fixed time, after which the line
+    would vanish for its writer. Nothing added while every chat is hidden (the panic switch)."""
+    chat = frame["chat"]
+    have = {line.get("id") for line in chat}
+    oldest = (chat[0]["at"], chat[0]["id"]) if len(chat) >= CHAT_SHOWN else None
+    done = [k for k, line in own.items() if k in have or (oldest and (line["at"], k) < oldest)]
+    for key in done:
         del own[key]
     if not own or frame["you"].get("chat_off"):
         return frame
-    have = {line.get("id") for line in frame["chat"]}
-    extra = [line for _until, line in own.values() if line["id"] not in have]
-    if not extra:
-        return frame
-    chat = sorted([*frame["chat"], *extra], key=lambda line: (line["at"], line["id"]))
-    return {**frame, "chat": chat[-CHAT_SHOWN:]}
+    lines = sorted([*chat, *own.values()], key=lambda line: (line["at"], line["id"]))
+    return {**frame, "chat": lines[-CHAT_SHOWN:]}
 
 
 def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:

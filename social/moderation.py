@@ -11,13 +11,15 @@ from datetime import timedelta
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ChatMessage, Seat, Table
-from games.selectors import can_watch, current_match, game_of, team_of
+from games.models import ChatMessage, Table
+from games.selectors import can_watch, current_match, table_state
 from games.services import chat_hide
+from games.viewers import watched_late
 from moderation.errors import ModerationError
 from moderation.models import ChatMute, ChatTimeout, CoinBan, Report, StaffAction, TypedLine
 from realtime import groups
@@ -152,20 +154,14 @@ def _around(line: ChatMessage) -> list[ChatMessage]:
     return [*older[:LINE_CONTEXT][::-1], line, *newer[:LINE_CONTEXT]]
 
 
-def _team_at(table: Table, user: Any) -> int | None:
-    """The team whose chat ``user`` reads at ``table`` (None: no seat, or no partner)."""
-    seat = Seat.objects.filter(table=table, user_id=user.pk).first()
-    if seat is None:
-        return None
-    engine = game_of(table)
-    return team_of(engine, engine.parse_options(table.options), seat.number)
-
-
 def reportable_line(*, user: Any, line_id: Any, invite: str = "") -> ChatMessage:
-    """The chat line ``line_id`` if ``user`` may report it: one they could read (shown, at a
-    table they may watch; a team's line only to that team's players) and not their own.
-    ModerationError("no_such_line") otherwise, the same for a line that does not exist, so
-    nothing is told about lines one cannot read."""
+    """The chat line ``line_id`` if ``user`` may report it: not their own, and among the lines
+    of their own picture of the table now (games.selectors.table_state: the one viewer rule
+    their socket is sent by, so no team's chat but theirs, no watchers' chat to a seated player
+    during a round, no line of a player they blocked or muted); a watcher shown the table late
+    (games.viewers.watched_late) is also refused a line newer than WATCH_DELAY_S, which their
+    picture does not hold yet. ModerationError("no_such_line") otherwise, the same for a line
+    that does not exist, so nothing is told about lines one cannot read."""
     found = (
         ChatMessage.objects.select_related("user", "table")
         .filter(pk=int(line_id) if str(line_id).isdigit() else None, hidden=False)
@@ -174,10 +170,14 @@ def reportable_line(*, user: Any, line_id: Any, invite: str = "") -> ChatMessage
     invited = bool(invite) and found is not None and invite == found.table.invite_token
     if found is None or not can_watch(found.table, user, invited):
         raise ModerationError("no_such_line")
-    if found.team is not None and _team_at(found.table, user) != found.team:
-        raise ModerationError("no_such_line")
     if found.user_id == user.pk:
         raise ModerationError("own_line")
+    picture = table_state(found.table, user)
+    if found.pk not in {line["id"] for line in picture["chat"]}:
+        raise ModerationError("no_such_line")
+    late = timezone.now() - timedelta(seconds=settings.WATCH_DELAY_S)
+    if watched_late(picture) and found.at > late:
+        raise ModerationError("no_such_line")
     return found
 
 

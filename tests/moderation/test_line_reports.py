@@ -5,6 +5,8 @@ watcher, JSON and HTML) is recorded and searched."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -12,15 +14,17 @@ from django.db import connections
 from django.test import Client
 
 from games.models import ChatMessage
+from games.services import chat_post
 from moderation import rules
 from moderation.models import BannedWord, Report
 from sahrat_site.asgi import application
 from tests.tables.helpers import make_table, seat_humans
-from tests.tables.test_consumers import TIMEOUT, _cookie, connect, next_state
+from tests.tables.test_consumers import TIMEOUT, _cookie, connect
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 MASKED, REFUSED = "qwzmask", "qwzrefuse"  # words no starting list holds
+MARKER = "qwzmarker"  # a line written last: the frame with it ends each socket's recording
 LINES = ["hello there", f"you {MASKED} fool", f"you {REFUSED} thing", "ok then"]
 
 
@@ -36,10 +40,21 @@ async def _html_socket(user, table_id: str) -> WebsocketCommunicator:
     return comm
 
 
-async def _drain(comm, into: list[str]) -> None:
-    """Every frame the socket has received until it is quiet for a moment."""
-    while not await comm.receive_nothing(timeout=1.0):
+async def _drain(comm, into: list[str], marker: str) -> None:
+    """Every frame the socket receives up to the one that holds ``marker`` (a chat line written
+    after everything else, so the frame with it is the last one that matters): no quiet spell
+    is taken for "nothing more came"."""
+    while not into or marker not in into[-1]:
         into.append(await comm.receive_from(timeout=TIMEOUT))
+
+
+async def _state(comm, into: list[str]) -> dict:
+    """The next state frame of a JSON socket, every frame read on the way recorded."""
+    while True:
+        into.append(await comm.receive_from(timeout=TIMEOUT))
+        frame = json.loads(into[-1])
+        if frame["type"] == "state":
+            return frame
 
 
 def _client(user) -> Client:
@@ -63,6 +78,8 @@ async def test_a_line_reported_reaches_the_staff_as_typed_and_no_player_ever_rea
         return table
 
     table = await database_sync_to_async(setup)()
+    # Every frame of every socket is recorded from the first (the JSON socket's too, whose
+    # states the test reads on the way).
     frames: dict[str, list[str]] = {}
     sockets = {}
     for name, user in (("a", a), ("b", b), ("watcher", watcher)):
@@ -73,11 +90,11 @@ async def test_a_line_reported_reaches_the_staff_as_typed_and_no_player_ever_rea
     sockets["watcher-html"] = await _html_socket(watcher, table.public_id)
     for name in sockets:
         frames[name] = []
-    await next_state(sockets["a"])
+    await _state(sockets["a"], frames["a"])
     for text in LINES:
         await sockets["b"].send_json_to({"type": "chat", "text": text})
     while True:  # the three lines that went out, the masked one starred
-        chat = [line["text"] for line in (await next_state(sockets["a"]))["chat"]]
+        chat = [line["text"] for line in (await _state(sockets["a"], frames["a"]))["chat"]]
         if len(chat) == 3:
             break
     assert chat == ["hello there", "you ******* fool", "ok then"]
@@ -91,11 +108,12 @@ async def test_a_line_reported_reaches_the_staff_as_typed_and_no_player_ever_rea
 
     masked, status = await database_sync_to_async(report_the_masked_line)()
     assert status == 302  # back to the table, the report made
+    await sockets["b"].send_json_to({"type": "chat", "text": MARKER})  # the last frame
     for name, comm in sockets.items():
-        await _drain(comm, frames[name])
+        await _drain(comm, frames[name], MARKER)
         text = "\n".join(frames[name])
+        assert "ok then" in text, name  # the recording is real: the lines went by here
         assert MASKED not in text and REFUSED not in text, name
-    assert any("ok then" in f for f in frames["watcher-html"])  # the recording is real
 
     def staff_side():
         report = Report.objects.get()
@@ -112,11 +130,16 @@ async def test_a_line_reported_reaches_the_staff_as_typed_and_no_player_ever_rea
         assert 'data-testid="the-reported-line"' in html
         assert 'data-testid="refused-line"' in html
         # The reporter's own line, the refused one (never sent) and a line of a chat the
-        # reporter cannot read are refused, with words.
+        # reporter cannot read (the watchers', mid-round, to a seated player) are refused, with
+        # words, the line not quoted.
         own = ChatMessage.objects.create(table=table, user=a, text="mine")
-        for line_id in (own.pk, refused[0]["id"], 999999):
+        unread = chat_post(user=watcher, table_id=table.public_id, text="play the seven now")
+        assert unread.watchers and not unread.hidden
+        for line_id in (own.pk, refused[0]["id"], unread.pk):
             answer = _client(a).get(f"/moderation/report/line/{line_id}/")
-            assert answer.status_code == 404 and 'data-testid="reported"' in answer.content.decode()
+            html = answer.content.decode()
+            assert answer.status_code == 404 and 'data-testid="reported"' in html
+            assert unread.text not in html
         assert Report.objects.count() == 1
         # The same line again: refused, said in the player's language.
         again = _client(a).post(f"/moderation/report/line/{masked.pk}/", {"reason": "insults"})
