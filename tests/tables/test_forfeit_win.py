@@ -124,3 +124,30 @@ def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, us
     assert match.status == Match.Status.ABORTED and match.end_reason == "unplayed"
     assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 500
     assert not RatingChange.objects.exists()
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_both_seats_expiring_in_one_sweep_give_nobody_a_forfeit_win(creator, users, first):
+    """Both players of a coin match dropped together: whichever seat the sweeper reaches first
+    is given up, and the other, as absent, must not win the pot for it (review of item 3).
+    Both are given up; the match is played out by time-outs, as before the forfeit win: nobody
+    stayed, so the prize goes to the house (docs/wallet.md, rule 2)."""
+    for user in users[:2]:
+        wallet_services.grant_starter(user=user)
+    match = started(creator, users[:2], "jakaro", {"players": 2}, stake=50)
+    match = first_moves(match, (0, 1))
+    gone = timezone.now() - timedelta(seconds=600)
+    Seat.objects.filter(table=match.table).update(connected=0, away_since=gone)
+    due = services.seats_expired()
+    assert len(due) == 2
+    order = sorted(due, key=lambda pk: Seat.objects.get(pk=pk).number != first)
+    for pk in order:
+        assert services.seat_expire(seat_id=pk) is True
+    match.refresh_from_db()
+    assert match.end_reason != "forfeit"
+    assert sorted(r["seat"] for r in match.leavers) == [0, 1]
+    match = play_out(match)
+    assert match.status == Match.Status.FINISHED and match.end_reason == ""
+    assert not MatchRecord.objects.filter(match=match, won=True).exists()
+    assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 450
+    assert not Transfer.objects.filter(match=match, kind=Transfer.Kind.PAYOUT).exists()
