@@ -6,6 +6,7 @@ Driven through games/services/, as the socket's ``forfeit`` frame and the seat-k
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from games import rendering, selectors, services
 from games.models import Match, Seat
 from standing.models import MatchRecord, RatingChange
 from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
+from tests.verify.test_standalone_export import run
 from verify import audit
 from verify import selectors as verify_selectors
 from wallet import services as wallet_services
@@ -151,3 +153,32 @@ def test_both_seats_expiring_in_one_sweep_give_nobody_a_forfeit_win(creator, use
     assert not MatchRecord.objects.filter(match=match, won=True).exists()
     assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 450
     assert not Transfer.objects.filter(match=match, kind=Transfer.Kind.PAYOUT).exists()
+
+
+def test_a_forged_forfeit_result_is_a_mismatch_for_the_audit_and_the_verify_page(
+    creator, users, tmp_path
+):
+    """A forfeit's result is checked, not taken on trust (review of item 3): the audit of the
+    export and the Verify page recompute it from the game's teams and the seats given up."""
+    match = started(creator, users[:2], "jakaro", {"players": 2})
+    match = first_moves(match, (0, 1))
+    services.seat_forfeit(user=users[0], table_id=match.table.public_id)
+    match.refresh_from_db()
+    export = verify_selectors.match_export(match)
+    assert export["left_seats"] == [0] and audit.check_export(export) == []
+    # The wrong winner: the one who left placed first with the whole prize.
+    forged = {"places": [[1, [0]], [2, [1]]], "shares": {"0": "1", "1": "0"}, "teams": [[0], [1]]}
+    assert [p["code"] for p in audit.check_export({**export, "outcome": forged})] == ["outcome"]
+    # Claiming the other seat left instead does not make the forged result pass either way.
+    swapped = {**export, "outcome": forged, "left_seats": [0, 1]}
+    assert [p["code"] for p in audit.check_export(swapped)] == ["outcome"]
+    # The standalone script says so, and finds it out with --replay (the server's audit).
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps({**export, "outcome": forged}))
+    plain, replayed = run(path), run(path, "--replay")
+    assert plain.returncode == 0 and "won by forfeit" in plain.stdout
+    assert replayed.returncode == 1 and "not the result its leavers give" in replayed.stdout
+    Match.objects.filter(pk=match.pk).update(outcome=forged)
+    match.refresh_from_db()
+    checks = {c["what"]: c["ok"] for c in verify_selectors.match_page(match)["checks"]}
+    assert checks["outcome"] is False and checks["replay"] is True
