@@ -117,7 +117,7 @@ def test_a_bot_seated_from_the_start_plays_on_against_the_one_who_stayed(creator
     assert play_out(match).end_reason == ""
 
 
-def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, users):
+def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, users, client):
     for user in users[:2]:
         wallet_services.grant_starter(user=user)
     match = started(creator, users[:2], "jakaro", {"players": 2}, stake=50)
@@ -126,6 +126,10 @@ def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, us
     assert match.status == Match.Status.ABORTED and match.end_reason == "unplayed"
     assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 500
     assert not RatingChange.objects.exists()
+    # The wallet says why the stake came back: nobody played (not the staff's cancelling).
+    client.force_login(users[0])
+    page = client.get("/wallet/").content.decode()
+    assert 'data-testid="unplayed-line"' in page and 'data-testid="cancelled-line"' not in page
 
 
 @pytest.mark.parametrize("first", [0, 1])
