@@ -12,7 +12,7 @@ code there is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -74,6 +74,23 @@ class Outcome:
             "shares": {str(s): str(f) for s, f in sorted(self.shares.items())},
             "teams": [list(t) for t in self.teams],
         }
+
+
+def forfeit_outcome(teams: Iterable[Iterable[int]], left: Collection[int]) -> Outcome | None:
+    """The result of a match won by forfeit (docs/wallet.md, "Won by forfeit"), from the scoring
+    units (``Game.teams``) and the seats given up: when every unit but one has only seats given
+    up, that one is first with the whole prize, shared equally among its seats, and every other
+    unit shares second. None otherwise. The table services end a match with it (once they have
+    also seen a person of the winning unit still present) and the Verify checks recompute it."""
+    units = tuple(tuple(u) for u in teams)
+    gone = [u for u in units if all(s in left for s in u)]
+    if len(gone) != len(units) - 1:
+        return None
+    (winners,) = [u for u in units if u not in gone]
+    shares = {s: Fraction(0) for u in units for s in u}
+    shares.update({s: Fraction(1, len(winners)) for s in winners})
+    places = ((1, winners), *((2, u) for u in gone))
+    return Outcome(places=places, shares=shares, teams=units)
 
 
 # The bots' three strengths, chosen when a bot is seated (docs/bots.md); a bot that plays for a
@@ -219,5 +236,6 @@ __all__ = [
     "IllegalAction",
     "MissingRandomSource",
     "Outcome",
+    "forfeit_outcome",
     "replay",
 ]

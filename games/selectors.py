@@ -303,7 +303,10 @@ def _shown_public(shown: Match, seats: list[Seat]) -> dict[str, Any]:
 
     def now(r: dict[str, Any]) -> int | None:
         if r["bot"]:
-            return bots.index(r["row"]) if r.get("row") in bots else None
+            # A match saved before bots' entries kept their row has none: not found (``bots``
+            # holds None for every person's seat, so a missing row must not be looked up).
+            row = r.get("row")
+            return bots.index(row) if row is not None and row in bots else None
         return users.index(r["user"]) if r["user"] is not None and r["user"] in users else None
 
     public["seating"] = [{"name": r["name"], "bot": r["bot"], "now": now(r)} for r in shown.seating]

@@ -17,7 +17,7 @@ and why.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,16 +90,15 @@ def teams_of(outcome: dict[str, Any], seats: int) -> list[int]:
     return out
 
 
-def rateable(players: Sequence[Player]) -> bool:
+def rateable(players: Sequence[Player | Mapping[str, Any]]) -> bool:
     """Whether a match moves anyone's rating: at least two scoring units have a player who made
     a move of their own (an idle player is rated by nobody's match, and nobody is rated against
-    a unit that only time-outs and stand-in bots played)."""
-    return len({p.team for p in players if not p.idle}) >= 2
-
-
-def rateable_recorded(players: Sequence[dict[str, Any]]) -> bool:
-    """``rateable`` for a match as recorded (RatedMatch.players)."""
-    return len({p["team"] for p in players if not p.get("idle")}) >= 2
+    a unit that only time-outs and stand-in bots played). One rule for the rating's Players and
+    for a match as recorded (RatedMatch.players: dicts)."""
+    rows = [
+        (p["team"], p.get("idle")) if isinstance(p, Mapping) else (p.team, p.idle) for p in players
+    ]
+    return len({team for team, idle in rows if not idle}) >= 2
 
 
 def rate(players: Sequence[Player]) -> dict[int, tuple[float, float]]:

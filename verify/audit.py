@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import fairness.core as fairness
-from verify.replay import audit_replay
+from verify.replay import audit_replay, result_checks
 
 MAX_ACTIONS = 20_000
 
@@ -86,8 +86,15 @@ def read_export(data: Any) -> dict[str, Any]:
         "events": events,
         "outcome": data.get("outcome"),
         "forfeit": data.get("end_reason") == "forfeit",
+        "left": _left_seats(data.get("left_seats", [])),
         "final_state": data.get("final_state"),
     }
+
+
+def _left_seats(rows: Any) -> list[int]:
+    if not isinstance(rows, list) or not all(isinstance(s, int) for s in rows):
+        raise ExportError("left_seats is a list of seat numbers")
+    return rows
 
 
 def _same_event(mine: dict, theirs: dict) -> bool:
@@ -147,6 +154,12 @@ def check_export(data: Any) -> list[dict[str, str]]:
     if x["forfeit"] and audit.outcome is not None:
         problems.append(
             {"code": "outcome", "words": "won by forfeit, yet the log plays to its end"}
+        )
+    elif x["forfeit"] and not result_checks(
+        x["game"], x["options"], audit, x["outcome"], True, x["left"]
+    ):
+        problems.append(
+            {"code": "outcome", "words": "won by forfeit, yet not the result its leavers give"}
         )
     elif x["outcome"] is not None and not x["forfeit"] and audit.outcome != x["outcome"]:
         problems.append({"code": "outcome", "words": "the result is not the replay's"})

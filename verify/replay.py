@@ -18,6 +18,7 @@ from typing import Any
 
 import fairness.core as fairness
 import games
+from games.contract import forfeit_outcome
 
 
 class ReplayFailed(Exception):
@@ -240,3 +241,22 @@ def export_events(audit: Audit) -> list[dict[str, Any]]:
         {k: v for k, v in e.items() if k in EVENT_KEYS and v is not None} | {"seat": e["seat"]}
         for e in audit.events
     ]
+
+
+def result_checks(
+    game: str,
+    options: Mapping[str, Any],
+    audit: Audit,
+    recorded: Any,
+    forfeit: bool,
+    left: Iterable[int],
+) -> bool:
+    """Whether a match's recorded result (``Outcome.to_dict()``) is the right one: the replay's
+    own, or, for a match won by forfeit, the one its leavers give (``games.contract.
+    forfeit_outcome``, from the game's teams and the seats given up), the replay then not over
+    (the match ended before play did). The Verify page and the export's audit both ask this."""
+    if not forfeit:
+        return audit.outcome == recorded
+    engine = games.get(game)
+    want = forfeit_outcome(engine.teams(engine.parse_options(options)), set(left))
+    return audit.outcome is None and want is not None and want.to_dict() == recorded

@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 import fairness.core as fairness
 import games
 from games.models import EndReason, Match, MatchSeed
-from verify.replay import Audit, audit_replay, export_events
+from verify.replay import Audit, audit_replay, export_events, result_checks
 
 EXPORT_FORMAT = "sahrat-match-v1"
 STANDALONE = Path(__file__).resolve().parent / "standalone" / "sahrat_verify.py"
@@ -204,8 +204,9 @@ def checks_of(match: Match, seeds: list[dict[str, Any]], audit: Audit | None) ->
             # Won by forfeit: the match ended before play did (every other side gave its seats
             # up, docs/wallet.md), so the replay is not over and the result is the leavers'.
             forfeit = match.end_reason == EndReason.FORFEIT
-            want = None if forfeit else match.outcome
-            checks.append({"what": "outcome", "ok": audit.outcome == want})
+            left = {r["seat"] for r in match.leavers}
+            ok = result_checks(match.game, match.options, audit, match.outcome, forfeit, left)
+            checks.append({"what": "outcome", "ok": ok})
     return checks
 
 
@@ -297,6 +298,7 @@ def match_export(match: Match) -> dict[str, Any]:
         "facts": {str(k): v for k, v in audit.facts.items()},
         "outcome": match.outcome,
         "end_reason": match.end_reason or None,
+        "left_seats": sorted({r["seat"] for r in match.leavers}),
         "final_state": match.snapshot or None,
     }
 

@@ -47,12 +47,9 @@ def history(user: Any, page: Any) -> tuple[int, Page]:
         # The game's key: the page names it (games' game_name filter), the wallet imports no game.
         t.game = match.game if match is not None else ""
         t.left_match = t.kind == Transfer.Kind.STAKE and bool(match and match.left_by(user_id))
-        t.cancelled = (
-            match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "staff"
-        )
-        t.unplayed = (
-            match is not None and t.kind == Transfer.Kind.REFUND and match.end_reason == "unplayed"
-        )
+        # A refund's why, one field: the match's end_reason ("staff" or "unplayed"), else "".
+        refund = match is not None and t.kind == Transfer.Kind.REFUND
+        t.refund_why = match.end_reason if refund else ""
     return balance, found
 
 

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='match',
             name='end_reason',
-            field=models.CharField(blank=True, choices=[('', 'played to the end'), ('staff', 'cancelled by the staff'), ('unplayed', 'cancelled: nobody played')], default='', max_length=16, verbose_name='why it ended'),
+            field=models.CharField(blank=True, choices=[('', 'played to the end'), ('staff', 'cancelled by the staff'), ('unplayed', 'cancelled: nobody played'), ('forfeit', 'won by forfeit')], default='', max_length=16, verbose_name='why it ended'),
         ),
     ]

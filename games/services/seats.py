@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.contract import BOT_LEVELS, Outcome
+from games.contract import BOT_LEVELS, Outcome, forfeit_outcome
 from games.models import EndReason, Match, MatchSeed, Seat, Table
 from games.selectors import current_match, game_of, random_source
 from games.services import clock, coins, events
@@ -244,22 +243,28 @@ def _give_up(match: Match, seat: Seat, why: str) -> bool:
 
 def _forfeit_outcome(match: Match, seats: list[Seat]) -> Outcome | None:
     """The result when every side but one has only seats given up and the one left has a person
-    still seated (two players, one left; or, at any table, every other person gone and no bot
-    seated from the start against them): that side is first, every other side shares second,
-    and the winners' share is the whole prize (docs/wallet.md, "Won by forfeit"). None while
-    someone on another side plays on, a person or a bot seated from the start."""
+    still seated and present (two players, one left; or, at any table, every other person gone
+    and no bot seated from the start against them): that side is first, every other side shares
+    second, and the winners' share is the whole prize (docs/wallet.md, "Won by forfeit"). None
+    while someone on another side plays on, a person or a bot seated from the start."""
     engine = game_of(match)
     units = engine.teams(engine.parse_options(match.options))
-    gone = [u for u in units if all(seats[s].left for s in u)]
-    if len(gone) != len(units) - 1:
+    outcome = forfeit_outcome(units, {s.number for s in seats if s.left})
+    if outcome is None:
         return None
-    (winners,) = [u for u in units if u not in gone]
-    if not any(seats[s].user_id is not None and not seats[s].left for s in winners):
-        return None
-    shares = {s: Fraction(0) for s in range(len(seats))}
-    shares.update({s: Fraction(1, len(winners)) for s in winners})
-    places = ((1, tuple(winners)), *((2, tuple(u)) for u in gone))
-    return Outcome(places=places, shares=shares, teams=tuple(tuple(u) for u in units))
+    winners = outcome.places[0][1]
+    # The winners need a person still there: seated and not away past SEAT_KEEP_SECONDS. One as
+    # absent as the leavers (both dropped at once, the sweeper reaching the other seat first)
+    # wins nothing for it: their seat is given up in turn, and the match is played out.
+    limit = timezone.now() - timedelta(seconds=settings.SEAT_KEEP_SECONDS)
+    return outcome if any(_present(seats[s], limit) for s in winners) else None
+
+
+def _present(seat: Seat, limit: Any) -> bool:
+    """A person in the seat who has not left it and has not been away since before ``limit``."""
+    if seat.user_id is None or seat.is_bot or seat.left:
+        return False
+    return seat.connected > 0 or seat.away_since is None or seat.away_since > limit
 
 
 @transaction.atomic

@@ -46,9 +46,7 @@ def rate_match(match: Any, seats: Iterable[Any], idle: Collection[int] = ()) -> 
         }
         for s in seats
     ]
-    rated = all(
-        not s.is_bot and s.user_id is not None for s in seats
-    ) and ratings.rateable_recorded(players)
+    rated = all(not s.is_bot and s.user_id is not None for s in seats) and ratings.rateable(players)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(

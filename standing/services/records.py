@@ -69,7 +69,14 @@ def match_ended(
     coins = coins_by_user(match) if finished else coins_by_user(match, (Transfer.Kind.REFUND,))
     records = [
         _record(
-            match, mode, seat, places.get(seat.number), moved.get(seat.user_id), coins, finished
+            match,
+            mode,
+            seat,
+            places.get(seat.number),
+            moved.get(seat.user_id),
+            coins,
+            finished,
+            seat.number in idle,
         )
         for seat in humans
     ]
@@ -99,8 +106,11 @@ def _record(
     change: tuple[float, float, float, float] | None,
     coins: dict[int, int],
     finished: bool,
+    idle: bool = False,
 ) -> dict[str, Any]:
-    """One player's history line, as a row of RECORD_COLUMNS."""
+    """One player's history line, as a row of RECORD_COLUMNS. An ``idle`` player (no move of
+    their own) keeps their place but no win: their stand-in's win is not theirs, so totals and
+    head-to-head count none (docs/standing.md)."""
     after = None if change is None else ratings.shown(change[2], change[3])
     return {
         "user_id": seat.user_id,
@@ -111,7 +121,7 @@ def _record(
         "status": "finished" if finished else "aborted",
         "rated": change is not None,
         "place": place,
-        "won": place == 1 and not seat.left,
+        "won": place == 1 and not seat.left and not idle,
         "left": bool(seat.left),
         "coins": coins.get(seat.user_id, 0),
         "rating": after,

@@ -129,6 +129,27 @@ def test_a_bots_seating_entry_says_where_it_sits_now_like_a_persons(users):
     assert [r["now"] for r in seating] == [3, None, 1, 2]
 
 
+def test_a_bots_seating_entry_saved_without_its_row_says_nothing_of_where_it_is(users):
+    """A match saved before the bots' entries kept their seat's row: a bot is not found, so its
+    ``now`` is null (not the first person's seat, which a missing row once matched)."""
+    a, b = users[:2]
+    table = make_table(a, "jakaro", {"players": 4})
+    seat_humans(table, [a, b])
+    for number in (2, 3):
+        services.seat_add_bot(user=a, table_id=table.public_id, number=number, level="easy")
+    match = bots_play_to_the_end(Match.objects.get(table=table, number=1))
+    match.refresh_from_db()
+    old = [{k: v for k, v in r.items() if k != "row"} for r in match.seating]
+    Match.objects.filter(pk=match.pk).update(seating=old)
+    seating = selectors.table_state(table, a)["shown"]["seating"]
+    assert [(r["bot"], r["now"]) for r in seating] == [
+        (False, 3),
+        (False, 0),
+        (True, None),
+        (True, None),
+    ]
+
+
 def test_a_cancelled_match_does_not_move_the_deal(users):
     a, b = users[:2]
     table = make_table(a, "hand", {"players": 2})

@@ -12,7 +12,9 @@ from games import services
 from games.models import Match
 from standing import ratings
 from standing.models import MatchRecord, PlayerStanding, RatedMatch, Rating, RatingChange
+from standing.selectors import head_to_head
 from standing.services import match_ended, rate_match, rebuild
+from standing.services.records import recount
 from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
 from wallet import services as wallet_services
 from wallet.models import Transfer
@@ -131,6 +133,27 @@ def test_a_player_who_made_no_move_is_not_rated_by_the_match(users):
     assert duel.status == Match.Status.FINISHED  # one person played it: not aborted
     assert not RatedMatch.objects.get(match=duel).rated
     assert not Rating.objects.filter(user__in=users[3:5]).exists()
+
+
+def test_an_idle_players_win_is_recorded_but_not_counted(users):
+    """Review of issue 57 item 2: a player who made no move of their own is unrated, and the win
+    their stand-in's play (or the other's leaving) brings them is no win of theirs: their line
+    says won False, their totals and the head-to-head count no win (docs/standing.md)."""
+    match = first_moves(played_start(users[:2], "jakaro", {"players": 2}), (0,))
+    services.seat_forfeit(user=users[0], table_id=match.table.public_id)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.outcome["places"][0] == [1, [1]]
+    idle = MatchRecord.objects.get(match=match, user=users[1])
+    assert idle.place == 1 and not idle.rated and not idle.won
+    totals = PlayerStanding.objects.get(user=users[1]).totals["jakaro-2"]
+    assert totals["played"] == 1 and totals["won"] == 0
+    assert [(r["matches"], r["mine"], r["theirs"]) for r in head_to_head(users[1], users[0])] == [
+        (1, 0, 0)
+    ]
+    assert [(r["matches"], r["mine"], r["theirs"]) for r in head_to_head(users[0], users[1])] == [
+        (1, 0, 0)
+    ]
+    assert recount()["standings_wrong"] == 0
 
 
 def test_the_rebuild_gives_back_every_stored_rating(users):

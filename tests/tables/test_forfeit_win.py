@@ -6,6 +6,7 @@ Driven through games/services/, as the socket's ``forfeit`` frame and the seat-k
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from games import rendering, selectors, services
 from games.models import Match, Seat
 from standing.models import MatchRecord, RatingChange
 from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
+from tests.verify.test_standalone_export import run
 from verify import audit
 from verify import selectors as verify_selectors
 from wallet import services as wallet_services
@@ -115,7 +117,7 @@ def test_a_bot_seated_from_the_start_plays_on_against_the_one_who_stayed(creator
     assert play_out(match).end_reason == ""
 
 
-def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, users):
+def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, users, client):
     for user in users[:2]:
         wallet_services.grant_starter(user=user)
     match = started(creator, users[:2], "jakaro", {"players": 2}, stake=50)
@@ -124,3 +126,63 @@ def test_a_forfeit_before_anyone_moved_cancels_the_match_and_refunds(creator, us
     assert match.status == Match.Status.ABORTED and match.end_reason == "unplayed"
     assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 500
     assert not RatingChange.objects.exists()
+    # The wallet says why the stake came back: nobody played (not the staff's cancelling).
+    client.force_login(users[0])
+    page = client.get("/wallet/").content.decode()
+    assert 'data-testid="unplayed-line"' in page and 'data-testid="cancelled-line"' not in page
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_both_seats_expiring_in_one_sweep_give_nobody_a_forfeit_win(creator, users, first):
+    """Both players of a coin match dropped together: whichever seat the sweeper reaches first
+    is given up, and the other, as absent, must not win the pot for it (review of item 3).
+    Both are given up; the match is played out by time-outs, as before the forfeit win: nobody
+    stayed, so the prize goes to the house (docs/wallet.md, rule 2)."""
+    for user in users[:2]:
+        wallet_services.grant_starter(user=user)
+    match = started(creator, users[:2], "jakaro", {"players": 2}, stake=50)
+    match = first_moves(match, (0, 1))
+    gone = timezone.now() - timedelta(seconds=600)
+    Seat.objects.filter(table=match.table).update(connected=0, away_since=gone)
+    due = services.seats_expired()
+    assert len(due) == 2
+    order = sorted(due, key=lambda pk: Seat.objects.get(pk=pk).number != first)
+    for pk in order:
+        assert services.seat_expire(seat_id=pk) is True
+    match.refresh_from_db()
+    assert match.end_reason != "forfeit"
+    assert sorted(r["seat"] for r in match.leavers) == [0, 1]
+    match = play_out(match)
+    assert match.status == Match.Status.FINISHED and match.end_reason == ""
+    assert not MatchRecord.objects.filter(match=match, won=True).exists()
+    assert wallet_services.balance_of(users[0]) == wallet_services.balance_of(users[1]) == 450
+    assert not Transfer.objects.filter(match=match, kind=Transfer.Kind.PAYOUT).exists()
+
+
+def test_a_forged_forfeit_result_is_a_mismatch_for_the_audit_and_the_verify_page(
+    creator, users, tmp_path
+):
+    """A forfeit's result is checked, not taken on trust (review of item 3): the audit of the
+    export and the Verify page recompute it from the game's teams and the seats given up."""
+    match = started(creator, users[:2], "jakaro", {"players": 2})
+    match = first_moves(match, (0, 1))
+    services.seat_forfeit(user=users[0], table_id=match.table.public_id)
+    match.refresh_from_db()
+    export = verify_selectors.match_export(match)
+    assert export["left_seats"] == [0] and audit.check_export(export) == []
+    # The wrong winner: the one who left placed first with the whole prize.
+    forged = {"places": [[1, [0]], [2, [1]]], "shares": {"0": "1", "1": "0"}, "teams": [[0], [1]]}
+    assert [p["code"] for p in audit.check_export({**export, "outcome": forged})] == ["outcome"]
+    # Claiming the other seat left instead does not make the forged result pass either way.
+    swapped = {**export, "outcome": forged, "left_seats": [0, 1]}
+    assert [p["code"] for p in audit.check_export(swapped)] == ["outcome"]
+    # The standalone script says so, and finds it out with --replay (the server's audit).
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps({**export, "outcome": forged}))
+    plain, replayed = run(path), run(path, "--replay")
+    assert plain.returncode == 0 and "won by forfeit" in plain.stdout
+    assert replayed.returncode == 1 and "not the result its leavers give" in replayed.stdout
+    Match.objects.filter(pk=match.pk).update(outcome=forged)
+    match.refresh_from_db()
+    checks = {c["what"]: c["ok"] for c in verify_selectors.match_page(match)["checks"]}
+    assert checks["outcome"] is False and checks["replay"] is True

@@ -259,7 +259,7 @@ def test_players_are_told_the_staff_cancelled_the_match_and_their_stake_came_bac
     users[0].save()
     client.force_login(users[0])
     page = client.get("/wallet/").content.decode()
-    assert 'data-testid="cancelled-line"' in page
+    assert 'data-testid="cancelled-line"' in page and 'data-testid="unplayed-line"' not in page
     assert "the staff cancelled this match: your stake was returned" in page
     assert wallet_services.balance_of(users[0]) == 500
 

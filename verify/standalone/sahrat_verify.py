@@ -289,6 +289,8 @@ def check_export(data, replay=None):
             lines.append(f"{purpose}: MISMATCH (recomputed {got}, recorded {e.get('result')})")
             bad += 1
     lines.append(f"{len(events)} random events recomputed")
+    if data.get("end_reason") == "forfeit":  # the leavers' result needs the game's teams
+        lines.append("won by forfeit: its result is checked by --replay (not without it)")
     if replay:
         lines_r, bad_r = _replay_with_engines(replay)
         lines += lines_r
