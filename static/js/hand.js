@@ -164,7 +164,7 @@
     apply();
   }
 
-  document.addEventListener("htmx:wsAfterMessage", afterFrame);
+  Sahrat.afterFrame("game", afterFrame);
 
   // ------------------------------------------------------------------ input
 

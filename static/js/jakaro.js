@@ -120,7 +120,7 @@
   setInterval(tickTime, 250);
   // A frame brings a new bar with no size of its own (no style attribute: the CSP): size it before
   // it is drawn, or it would flash full and shrink back at each move.
-  document.addEventListener("htmx:wsAfterMessage", tickTime);
+  Sahrat.afterFrame("game", tickTime);
 
   function onTap(target) {
     if (!ui.root || ui.pending) return false;

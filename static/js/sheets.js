@@ -127,7 +127,7 @@
       .map((s) => ({ id: s.id, top: s.scrollTop }));
     chatBefore = chatLines();
   });
-  document.addEventListener("htmx:wsAfterMessage", () => {
+  Sahrat.afterFrame("sheets", () => {
     refresh();
     for (const { id, top } of wasOpen) {
       const sheet = document.getElementById(id);

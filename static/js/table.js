@@ -161,7 +161,7 @@ document.addEventListener("htmx:wsClose", (e) => {
 
 // A state frame: the table is live again (an accepted socket may still be refused at once, as
 // with 4409, so the open alone does not count).
-document.addEventListener("htmx:wsAfterMessage", (e) => {
+Sahrat.afterFrame("live", (e) => {
   if (isLive || !socket || !String(e.detail.message).includes('id="table-live"')) return;
   isLive = true;
   failures = 0;
@@ -264,7 +264,7 @@ document.addEventListener("submit", (e) => {
 
 // A chat line the server refused (its words in #chat-error, emptied when the next frame is sent)
 // goes back into the box, unless the player has begun another: nothing they typed is lost.
-document.addEventListener("htmx:wsAfterMessage", () => {
+Sahrat.afterFrame("chat-refused", () => {
   const input = chatSent && document.getElementById("chat-error")?.textContent.trim();
   const box = input && root.querySelector(".chat-form input[name=text]");
   if (box && !box.value) box.value = chatSent;
@@ -315,7 +315,7 @@ function tick() {
   }
 }
 setInterval(tick, 250);
-document.addEventListener("htmx:wsAfterMessage", tick);
+Sahrat.afterFrame("clocks", tick);
 tick();
 
 // The idle check: updates travel at most once, so a lost one would leave this page behind
@@ -339,7 +339,7 @@ document.addEventListener("htmx:wsOpen", () => {
 document.addEventListener("htmx:wsClose", () => {
   connected = false;
 });
-document.addEventListener("htmx:wsAfterMessage", () => {
+Sahrat.afterFrame("heard", () => {
   lastHeard = Date.now();
 });
 document.addEventListener("visibilitychange", () => {
@@ -369,7 +369,7 @@ let focusKey = null;
 document.addEventListener("htmx:wsBeforeMessage", () => {
   focusKey = focusKeyOf(document.activeElement);
 });
-document.addEventListener("htmx:wsAfterMessage", () => {
+Sahrat.afterFrame("focus", () => {
   const key = focusKey;
   focusKey = null;
   if (!key) return;
@@ -387,7 +387,7 @@ document.addEventListener("htmx:wsAfterMessage", () => {
 // new #table-notice (an out-of-band swap), which gets its own time.
 const NOTICE_MS = 10_000;
 let noticeTimer = 0;
-document.addEventListener("htmx:wsAfterMessage", () => {
+Sahrat.afterFrame("notice", () => {
   const box = document.getElementById("table-notice");
   if (!box || !box.textContent.trim() || box.dataset.timed) return;
   box.dataset.timed = "1";

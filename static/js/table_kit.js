@@ -10,6 +10,7 @@
 //   Sahrat.store("sahrat.hand.settings.v1", value);
 //   Sahrat.sound("turn");                          // the caller checks its own "sounds" setting
 //   Sahrat.num(6);                                 // "٦" on a page in Arabic-Indic digits
+//   Sahrat.afterFrame("game", fn);                 // a step of the one after-frame order
 
 (() => {
   const Sahrat = (globalThis.Sahrat = globalThis.Sahrat || {});
@@ -23,6 +24,38 @@
 
   /** ``n`` (a number) as text in the page's digit style. */
   Sahrat.num = (n) => digitFormat.format(n);
+
+  // After each frame of the socket the page's scripts repair it in this one order, stated here
+  // (each was its own htmx:wsAfterMessage listener, in the order the scripts happened to load).
+  // A step is registered by name; a name missing from the list is a mistake, and says so.
+  const AFTER_FRAME = [
+    "live", // table.js: the first state frame makes the table live again
+    "chat-refused", // table.js: a line the server refused goes back into the chat box
+    "clocks", // table.js: the countdowns read the frame's new deadlines
+    "heard", // table.js: the idle check's last frame heard
+    "focus", // table.js: the keyboard's focus comes back (in a microtask, after every step)
+    "notice", // table.js: a new notice gets its time on the screen
+    "sheets", // sheets.js: the sheets open before the frame, and the chat's unread count
+    "your-turn", // your_turn.js: the "your turn" moment
+    "game", // hand.js or jakaro.js: the game's own repairs (the hand's order, the turn's bar)
+  ];
+  const steps = new Map();
+
+  /** Run ``fn(event)`` after each frame, at the place ``name`` holds in AFTER_FRAME. */
+  Sahrat.afterFrame = (name, fn) => {
+    if (!AFTER_FRAME.includes(name)) throw new Error(`"${name}" is not a step of AFTER_FRAME`);
+    steps.set(name, fn);
+  };
+
+  document.addEventListener("htmx:wsAfterMessage", (event) => {
+    for (const name of AFTER_FRAME) {
+      try {
+        steps.get(name)?.(event);
+      } catch (err) {
+        reportError(err); // one failing step neither hides the error nor stops the others
+      }
+    }
+  });
 
   /** Send a frame of docs/protocol.md through the table's socket, which table.js owns. */
   Sahrat.send = (frame) => {

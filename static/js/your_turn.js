@@ -42,7 +42,7 @@
     if (toast) toast.hidden = true;
   }
 
-  document.addEventListener("htmx:wsAfterMessage", yourTurnMoment);
+  Sahrat.afterFrame("your-turn", yourTurnMoment);
   yourTurnMoment();
   setInterval(lastSeconds, 250);
 
