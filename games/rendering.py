@@ -115,6 +115,9 @@ def _seats(state: dict[str, Any]) -> list[dict[str, Any]]:
             {
                 **seat,
                 "label": label,
+                # Where room is short (a name on the Jakaro board, among the marbles), a bot's
+                # name without its strength, which the seats' chips say.
+                "short": bot_label(bots[i]) if seat["bot"] else label,
                 "empty": label is None,
                 "you": n == you,
                 "turn": n == turn,

@@ -60,7 +60,21 @@ def _xy(x: float, y: float) -> dict[str, str]:
 # Where a colour's home column and base sit when that colour is at the bottom.
 HOME_CELLS = ((9, 18), (9, 17), (9, 16), (9, 15))
 BASE_CELLS = ((13.4, 16.4), (14.6, 16.4), (13.4, 17.6), (14.6, 17.6))
-LABEL_CELL = (14, 14.6)
+PLATE_CELL = (14, 17)  # the middle of a quarter's base (its plate), the viewer's quarter
+LABEL_GAP = 2.4  # cells between a base's middle and its player's name
+LABEL_IN = 0.4  # cells a side quarter's name moves in from the board's edge
+
+
+def _label_cell(q: int) -> tuple[float, float]:
+    """Where a quarter's name goes: straight above its base on the viewer's own quarter, straight
+    below it on the others. Turned with the quarter, the name of a side quarter lay beside its
+    base, over its marbles, on a phone's narrow board; the name reads across the screen, so it is
+    placed across the screen, above or below (a side quarter's a little in from the edge, which
+    its base nearly touches)."""
+    px, py = _turn(*PLATE_CELL, q)
+    if q % 2:
+        return px + (LABEL_IN if px < 9.5 else -LABEL_IN), py + LABEL_GAP
+    return px, py - LABEL_GAP if q % 4 == 0 else py + LABEL_GAP
 
 
 def colour_of(players: int, seat: int) -> int:
@@ -99,8 +113,8 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     quarters = []
     marbles = []
     for colour, seat in sorted(in_play.items()):
-        name = named(seats, seat)
         row = next((s for s in seats if s["number"] == seat), {})
+        name = row.get("short") or named(seats, seat)
         fixed = _quarter_fixed(colour - viewer, seat, lang, style)
         homes, bases = fixed["homes"], fixed["bases"]
         count = counts[seat] if seat < len(counts) else 0
@@ -163,7 +177,7 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
     process, not per seat and move."""
     homes = [_xy(*_turn(x, y, q)) for x, y in HOME_CELLS]
     bases = [_xy(*_turn(x, y, q)) for x, y in BASE_CELLS]
-    lx, ly = _turn(*LABEL_CELL, q)
+    lx, ly = _label_cell(q)
     homes = [
         {**h, "pos": 76 + i, "label": _("home square %(n)s") % {"n": digits(i + 1)}}
         for i, h in enumerate(homes)
@@ -171,7 +185,7 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
     shown = {
         "seat": seat,
         # The plate behind the base.
-        "plate": _xy(*_turn(14, 17, q)),
+        "plate": _xy(*_turn(*PLATE_CELL, q)),
         "dot": _xy(*_turn(16.2, 14.4, q)),
         "count_at": _xy(*_turn(16.2, 13.2, q)),
         "label": _xy(lx, ly),
@@ -201,7 +215,7 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
 @functools.lru_cache(maxsize=256)
 def _backs_svg(q: int, count: int) -> SafeString:
     """A quarter's ``count`` card backs in a row under its name."""
-    lx, ly = _turn(*LABEL_CELL, q)
+    lx, ly = _label_cell(q)
     return mark_safe(
         "".join(
             f'<rect x="{_num(lx * CELL + CELL / 2 - 24 + 8 * i)}" y="{_num(ly * CELL + 16)}" '

@@ -63,6 +63,35 @@ CHARS = """n => {
 }"""
 
 
+# Each player's name on the Jakaro board that overlaps a marble, a base's hole, a square of the
+# track or a home, or the seat's connection dot: [the name, the circle's class]. The names sit
+# beside their bases, among all of these on a phone's narrow board.
+NAMES_ON_MARBLES = """() => {
+  const hit = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const circles = [...document.querySelectorAll(
+    '#jakaro svg :is(.jk-marble, .jk-hole, .jk-sq, .jk-dot)')];
+  return [...document.querySelectorAll('#jakaro svg text.jk-name')].flatMap(name => {
+    const box = name.getBoundingClientRect();
+    return circles.filter(c => hit(box, c.getBoundingClientRect()))
+      .map(c => `${name.textContent}: ${c.getAttribute('class')}`);
+  });
+}"""
+
+
+# Each player's name on the Jakaro board that is not wholly inside the board's drawing (its
+# viewBox, 400 units square).
+NAMES_OFF_BOARD = """() => {
+  const svg = document.querySelector('#jakaro svg');
+  const m = svg.getScreenCTM();  // the drawn board, 0-400, wherever the element's box reaches
+  const board = { left: m.e, right: m.e + 400 * m.a };
+  return [...document.querySelectorAll('#jakaro svg text.jk-name')]
+    .map(t => [t.textContent, t.getBoundingClientRect()])
+    .filter(([, r]) => r.left < board.left || r.right > board.right)
+    .map(([name, r]) => `${name}: ${r.left}-${r.right} of ${board.left}-${board.right}`);
+}"""
+
+
 def four_seats_of_jakaro(django_user_model):
     """Fahad, rated 927 (provisional) and finishing all his matches, at a four-seat Jakaro table
     with an easy, a normal and a strong bot."""
@@ -91,6 +120,16 @@ def test_jakaro_seat_chips_bots_and_the_rating_read_whole_on_a_phone(
             screenshot(page, f"jakaro-seats-ar-{where}.png")
             # Item 5: nothing of any chip is cut, and the page is still one screen.
             assert page.evaluate(CUT) == [], where
+            # Item 10's longer bot names stay off the board's marbles and holes: the board
+            # names each player as the chips do, less the strength the chips already say.
+            assert page.evaluate(NAMES_ON_MARBLES) == [], where
+            names = page.evaluate(
+                "() => [...document.querySelectorAll('#jakaro svg text.jk-name')]"
+                ".map(t => t.textContent)"
+            )
+            assert len(names) == 4 and not any("(" in name for name in names), names
+            # ...and inside the board: a side quarter's name once ran off its edge.
+            assert page.evaluate(NAMES_OFF_BOARD) == [], where
             assert page.evaluate("document.scrollingElement.scrollHeight") <= height, where
             chips = page.locator("#table-live .seats .seat")
             assert chips.count() == 4
