@@ -44,6 +44,7 @@
   /** Run ``fn(event)`` after each frame, at the place ``name`` holds in AFTER_FRAME. */
   Sahrat.afterFrame = (name, fn) => {
     if (!AFTER_FRAME.includes(name)) throw new Error(`"${name}" is not a step of AFTER_FRAME`);
+    if (steps.has(name)) throw new Error(`the after-frame step "${name}" is registered twice`);
     steps.set(name, fn);
   };
 
@@ -52,7 +53,9 @@
       try {
         steps.get(name)?.(event);
       } catch (err) {
-        reportError(err); // one failing step neither hides the error nor stops the others
+        // One failing step neither hides the error nor stops the others (reportError: as an
+        // uncaught error; a browser without it, the console).
+        (globalThis.reportError ?? console.error)(err);
       }
     }
   });
