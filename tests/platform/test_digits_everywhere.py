@@ -9,10 +9,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games.models import Match
+from tests.standing.test_pages import page  # a signed-in player's page, in their language
 from tests.standing.test_rebuild import bots_play_to_the_end
 from tests.tables.helpers import make_table, seat_humans
 
@@ -56,17 +55,6 @@ def read_numbers(html: str) -> list[str]:
     parser = Texts()
     parser.feed(html)
     return [t for t in parser.found if re.search(r"[0-9]", IDENTIFIERS.sub("", t))]
-
-
-def page(user, url: str, lang: str = "ar") -> str:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    user.language = lang
-    user.save(update_fields=["language"])
-    client.force_login(user)
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.content.decode()
 
 
 def test_a_match_history_in_arabic_shows_arabic_digits_only(django_user_model):
