@@ -5,7 +5,8 @@ the tally of latencies and errors.
 A socket speaks as a client of one kind (``TableSpec.kinds``): ``json`` (docs/protocol.md's JSON
 frames) or ``html``, what a player's table page opens: HTML frames, each after the first sent as
 a delta on the one before (realtime/delta.py), which this client rebuilds as the page does and
-reads as the page does (``#table-live``'s data-match, data-seq, data-status, data-your-turn; the
+reads as the page does (``#table-live``'s data-match, data-seq, data-status; the own head's
+data-your-turn, which the page copies onto it; the
 ready and sit forms' commitment; the view a Hand page embeds for its script, the legal moves a
 Jakaro page embeds for its own). A fifth socket, when there is one, watches (no seat)."""
 
@@ -35,6 +36,7 @@ class TableSpec:
 
 
 LIVE_TAG = re.compile(r'<section id="table-live"[^>]*>')
+OWN_TAG = re.compile(r'<div id="own-head" class=[^>]*>')  # the page's own marks, not its slot
 ATTR = re.compile(r'data-([a-z-]+)="([^"]*)"')
 EMBEDDED = re.compile(
     r'<script id="(hand-view|jakaro-data)" type="application/json">(.*?)</script>'
@@ -79,7 +81,9 @@ def read_page(frame: str) -> PageSeen | None:
     tag = LIVE_TAG.search(frame)
     if tag is None:
         return None
-    return PageSeen(frame, dict(ATTR.findall(tag.group(0))))
+    own = OWN_TAG.search(frame, tag.end())
+    attrs = dict(ATTR.findall(tag.group(0) + (own.group(0) if own else "")))
+    return PageSeen(frame, attrs)
 
 
 @dataclass

@@ -10,14 +10,15 @@ import asyncio
 import functools
 import time
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 import games
-from games import presence, rendering, selectors, services, snapshots, viewers
+from games import frames, presence, rendering, selectors, services, snapshots, viewers
 from games.models import Table
 from language import digits
 from language.errors import PlayerError
@@ -41,6 +42,16 @@ def notice_frame(event: dict[str, Any]) -> dict[str, Any]:
         "text": event.get("text", ""),
         "link": event.get("link", ""),
     }
+
+
+class Picture(NamedTuple):
+    """One viewer's picture of one change of the table: their ``state`` (what a JSON socket
+    sends), the ``change`` it shows (the table's pk, its match, when the table was read) and
+    the watcher's state the part every viewer shares is drawn from, made only if needed."""
+
+    state: dict[str, Any]
+    change: tuple[int, str, float]
+    shared: Callable[[], dict[str, Any]]
 
 
 class MajlisConsumer(SahratConsumer):
@@ -82,11 +93,11 @@ class TableConsumer(SahratConsumer):
     # A delayed watcher's states waiting their time (_watched_late), and the task sending them.
     _drain: asyncio.Task | None = None
     _late = False  # this socket's states are held back (viewers.watched_late)
-    _shown: dict[str, Any] | None = None  # the last state frame sent (before with_own_lines)
+    _shown: Picture | None = None  # the last picture sent (before with_own_lines)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._later: deque[tuple[float, dict[str, Any]]] = deque()
+        self._later: deque[tuple[float, Picture]] = deque()
         # A delayed watcher's own chat lines, shown to them at once (viewers.with_own_lines).
         self._own: dict[int, dict[str, Any]] = {}
 
@@ -165,58 +176,70 @@ class TableConsumer(SahratConsumer):
     async def send_state(self, public: dict[str, Any] | None = None) -> None:
         """Send this viewer's whole state: from ``public`` (what a "table changed" event
         carries) and the shared snapshot when there is one, else read from the database."""
-        state = None
-        read_at = 0.0
+        picture = None
         if public is not None:
             read_at = public.get("_read_at", 0.0)
-            order = (public["match"]["number"], public["match"]["seq"], read_at)
-            if order < self._sent:
+            if (public["match"]["number"], public["match"]["seq"], read_at) < self._sent:
                 return  # an older change arriving late: the newer state is already shown
-            state = await self._state_from(public)
-        if state is None:
+            picture = await self._picture_from(public)
+        if picture is None:
             # The table read again: the row this socket loaded when it opened is old (its
             # chat_seq, which keys the chat lines read, and its status).
             read_at = time.time()
             self.table = await db(Table.objects.get)(pk=self.table.pk)
-            state = await db(selectors.table_state)(self.table, self.user)
-        order = (state["match"]["number"], state["match"]["seq"], read_at)
+            state, shared = await db(selectors.table_states)(self.table, self.user)
+            change = (self.table.pk, state["match"]["id"], read_at)
+            picture = Picture(state, change, lambda: shared)
+        state = picture.state
+        order = (state["match"]["number"], state["match"]["seq"], picture.change[2])
         if order < self._sent:
             return  # read while a newer change was already on its way here, and sent
         self._sent = order
-        frame = {"type": "state", **state}
         self._late = viewers.watched_late(state)
         if self._late:
-            self._later.append((time.monotonic() + settings.WATCH_DELAY_S, frame))
+            self._later.append((time.monotonic() + settings.WATCH_DELAY_S, picture))
             if self._drain is None or self._drain.done():
                 self._drain = asyncio.create_task(self._send_later())
             return
         self._later.clear()  # a watcher who sat down: what was held back is already old
         self._own.clear()
-        await self._send_state_frame(frame)
+        await self._send_picture(picture)
 
-    async def _send_state_frame(self, frame: dict[str, Any]) -> None:
-        # The table's frame as it came, without the watcher's own lines: a frame resent with a
-        # new line must not count as one of the table's that holds the earlier ones.
-        self._shown = frame
+    async def _send_picture(self, picture: Picture) -> None:
+        # The table's picture as it came, without the watcher's own lines: a picture resent
+        # with a new line must not count as one of the table's that holds the earlier ones.
+        self._shown = picture
+        state = picture.state
         if self._own:  # a delayed watcher's own lines, in every frame until the table's hold them
-            frame = viewers.with_own_lines(frame, self._own)
-        await self.send_json(frame)
+            state = viewers.with_own_lines(state, self._own)
+        if not self.html:
+            await self.send_json({"type": "state", **state})
+            return
+        # The part every viewer shares, drawn once per change in this process; then this
+        # viewer's own parts and chat (games/frames.py), all as one delta (realtime/delta.py).
+        style = digits.style_of(self.user, self.language)
+        shared = frames.shared_part(picture.change, picture.shared, self.language, style)
+        own = frames.own_parts(state, self.language, style).text()
+        own += frames.chat_part(state, self.language, style)
+        if self._delta is None:
+            self._delta = DeltaEncoder()
+        await self.send(text_data=self._delta.encode(own, shared))
 
     async def _send_later(self) -> None:
-        """Send the held-back states in order, each when its time comes."""
+        """Send the held-back pictures in order, each when its time comes."""
         while self._later:
-            due, frame = self._later[0]
+            due, picture = self._later[0]
             wait = due - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue  # the queue may have been cleared meanwhile
             self._later.popleft()
-            await self._send_state_frame(frame)
+            await self._send_picture(picture)
 
-    async def _state_from(self, public: dict[str, Any]) -> dict[str, Any] | None:
-        """The viewer's state without the database: only their own seat's view is made here,
+    async def _picture_from(self, public: dict[str, Any]) -> Picture | None:
+        """The viewer's picture without the database: only their own seat's view is made here,
         from the match state every socket of this process shares; None if it is missing."""
-        view = None
+        view = state = engine = None
         snap = public["_snapshot"]
         if snap is not None:
             state = await snapshots.load(snap["game"], snap["match"], snap["seq"])
@@ -225,26 +248,23 @@ class TableConsumer(SahratConsumer):
             engine = games.get(snap["game"])
             mine = viewers.view_seat(public, self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-        return viewers.viewer_state(
-            public, self.user, self.table.created_by_id, view, self._hidden, self._chat_off
-        )
+        creator = self.table.created_by_id
+        own = viewers.viewer_state(public, self.user, creator, view, self._hidden, self._chat_off)
+
+        def shared() -> dict[str, Any]:
+            # A watcher's state: made only by the first socket of this process to draw it.
+            spectator = engine.spectator_view(state) if engine is not None else None
+            return viewers.viewer_state(public, None, creator, spectator)
+
+        change = (self.table.pk, public["match"]["id"], public.get("_read_at", 0.0))
+        return Picture(own, change, shared)
 
     async def send_json(self, payload: dict[str, Any]) -> None:
         if not self.html:
             await super().send_json(payload)
             return
         kind = payload.get("type")
-        if kind == "state":
-            state = {k: v for k, v in payload.items() if k != "type"}
-            style = digits.style_of(self.user, self.language)
-            if state["you"]["seat"] is None and not self._hidden and not self._chat_off:
-                frame = rendering.watcher_fragment(state, self.language, style)  # drawn once
-            else:
-                frame = rendering.state_fragment(state, self.language, style)
-            if self._delta is None:
-                self._delta = DeltaEncoder()
-            await self.send(text_data=self._delta.encode(frame))
-        elif kind == "error":
+        if kind == "error":
             message, code = str(payload.get("message", "")), str(payload.get("code", ""))
             await self.send(text_data=rendering.error_fragment(message, code))
         elif kind == "coins":
@@ -345,7 +365,7 @@ class TableConsumer(SahratConsumer):
             # (nothing newer of the game); everyone else gets it with the table, late.
             viewers.keep_own_line(self._own, selectors.chat_line(line))
             if self._shown is not None:
-                await self._send_state_frame(self._shown)
+                await self._send_picture(self._shown)
 
     async def do_ping(self, frame: dict[str, Any]) -> None:
         await self.pong(frame)

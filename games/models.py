@@ -116,7 +116,7 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # Bumped by every change to the table's chat (a line posted or hidden): a broadcast's chat
-    # lines are read once per change, not once per move (games.selectors.chat_lines' cache key).
+    # lines are read once per change, not once per move (games.chat_lines.chat_lines' cache key).
     chat_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:

@@ -13,8 +13,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-import orjson
-from cachetools import FIFOCache
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -182,47 +180,34 @@ def _fair(match: dict[str, Any]) -> dict[str, Any]:
     return {k: match.get(k) for k in ("id", "number", "commitment", "seeds", "secret")}
 
 
-def table_context(state: dict[str, Any]) -> dict[str, Any]:
-    """Everything the table templates need, from one viewer's ``table_state``."""
+def _played(state: dict[str, Any], seats: list[dict[str, Any]]) -> tuple[Any, list, Any]:
+    """The match whose result and view the table shows (the one being played, or between
+    matches the one just played), its seats by the names it had (its seating; its leavers
+    kept, though their seats were emptied at its end) and the viewer's seat in it."""
+    match, shown = state["match"], state["shown"]
+    played = shown or (match if match["status"] in ("finished", "aborted") else None)
+    if not played:
+        return None, seats, state["you"]["seat"]
+    played_seats = _with_leavers(_as_played(seats, played), played.get("leavers") or [])
+    return played, played_seats, state["you"].get("view_seat", state["you"]["seat"])
+
+
+def shared_context(state: dict[str, Any]) -> dict[str, Any]:
+    """What the part of the table every viewer shares draws (templates/games/_table_live.html
+    and the game's ``TEMPLATE``), from a watcher's ``state`` (no seat, the spectator view):
+    drawn once per change for all the table's sockets of a process (games/frames.py)."""
     table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
     seats = _seats(state)
-    you = state["you"]["seat"]
-    mine = next((s for s in seats if s["you"]), None)
     waiting = match["status"] == "waiting"
     playing = match["status"] == "playing"
     any_empty = any(s["empty"] for s in seats)
-    game_view = None
-    played = shown or (match if match["status"] in ("finished", "aborted") else None)
-    # A played match's own names (its seating: the players have moved one seat since), its
-    # leavers kept, though their seats were emptied at its end; and the viewer's seat in it.
-    played_seats = seats
-    view_you = you
-    if played:
-        played_seats = _with_leavers(_as_played(seats, played), played.get("leavers") or [])
-        view_you = state["you"].get("view_seat", you)
+    played, played_seats, _you = _played(state, seats)
     face = faces.get(table["game"])
-    if view is not None:
-        game_view = face.table_view(view, played_seats, view_you)
-        if not playing:
-            game_view["moves"] = []  # a finished match shown between matches takes no move
-        if mine is not None and mine.get("left"):
-            game_view["moves"] = []  # a seat given up takes no move from its player any more
-            if "mine" in game_view:
-                game_view["mine"] = False
-        # The end screen's recap of a finished match (selectors.match_recap: only once the
-        # match is over and its secret revealed), in words, by the game's own face.
-        recap = played.get("recap") if played else None
-        if face.recap_words is not None:
-            game_view["match_recap"] = face.recap_words(recap, played_seats) if recap else None
+    game_view = face.table_view(view, played_seats, None) if view is not None else None
     return {
         "state": state,
         "t": table,
-        "game_name": str(face.NAME),
-        "options": options_words(table["game"], table["options"]),
-        "turn_words": turn_words(table["turn_seconds"]),
         "seats": seats,
-        "you": you,
-        "mine": mine,
         "match": match,
         "shown": shown,
         "played": played,
@@ -231,8 +216,66 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         ),
         "waiting": waiting,
         "playing": playing,
-        "can_sit": you is None and waiting and any_empty,
-        "can_bot": table["creator"] and table["stake"] == 0 and waiting and any_empty,
+        # Drawn for everyone; the page shows «اجلس هنا» only to a viewer with no seat, and
+        # "Add a bot" only to the table's creator (static/css/table.css, from the own head).
+        "can_sit": waiting and any_empty,
+        "can_bot": table["stake"] == 0 and waiting and any_empty,
+        "cancelled": bool(played and played.get("end_reason") == "staff"),
+        # Every other side gave its seats up: the side still seated won at once.
+        "forfeit_won": bool(played and played.get("end_reason") == "forfeit"),
+        "game_view": game_view,
+        "game_template": face.TEMPLATE,
+        # The fairness block's own values (a part drawn once per change: templatetags/parts.py).
+        "fair": _fair(match),
+        "fair_shown": _fair(shown) if shown else None,
+        # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
+        "stake": table["stake"],
+        "pot": table["stake"] * len(seats),
+        "fee_percent": settings.WALLET_FEE_PERCENT,
+        # What the winners take: the pot less the house's fee (docs/wallet.md, Settlement).
+        "prize": table["stake"] * len(seats)
+        - fee_of(table["stake"] * len(seats), settings.WALLET_FEE_PERCENT),
+    }
+
+
+def own_context(state: dict[str, Any]) -> dict[str, Any]:
+    """What one viewer's own parts draw (templates/games/_own_head.html, _own_actions.html and
+    the game's ``OWN_TEMPLATE``) from their ``state``: the turn's words, their notices and
+    buttons, and their own part of the game."""
+    table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
+    seats = _seats(state)
+    you = state["you"]["seat"]
+    mine = next((s for s in seats if s["you"]), None)
+    waiting = match["status"] == "waiting"
+    playing = match["status"] == "playing"
+    played, played_seats, view_you = _played(state, seats)
+    face = faces.get(table["game"])
+    own_view = None
+    if view is not None:
+        own_view = face.own_view(view, played_seats, view_you)
+        if not playing or (mine is not None and mine.get("left")):
+            # A finished match shown between matches takes no move, nor a seat given up.
+            own_view["moves"] = []
+            if "mine" in own_view:
+                own_view["mine"] = False
+        # The end screen's recap of a finished match (selectors.match_recap: only once the
+        # match is over and its secret revealed), in words, by the game's own face.
+        recap = played.get("recap") if played else None
+        if face.recap_words is not None:
+            own_view["match_recap"] = face.recap_words(recap, played_seats) if recap else None
+    turn = view["turn"] if playing and view else None
+    return {
+        "state": state,
+        "t": table,
+        "match": match,
+        "shown": shown,
+        "played": played,
+        "you": you,
+        "view_you": view_you if view is not None else you,
+        "mine": mine,
+        "waiting": waiting,
+        "playing": playing,
+        "stake": table["stake"],
         "can_leave": mine is not None and waiting,
         # Leaving the match being played (the "forfeit" frame), after a confirmation.
         "can_forfeit": mine is not None and playing and not mine.get("left"),
@@ -245,90 +288,45 @@ def table_context(state: dict[str, Any]) -> dict[str, Any]:
         "cancelled": bool(played and played.get("end_reason") == "staff"),
         # Nobody seated made a move of their own: the match was aborted (docs/standing.md).
         "unplayed": bool(played and played.get("end_reason") == "unplayed"),
-        # Every other side gave its seats up: the side still seated won at once.
-        "forfeit_won": bool(played and played.get("end_reason") == "forfeit"),
         "can_ready": mine is not None and waiting and shown is not None and not mine["ready"],
         "rematch_seconds": round(settings.REMATCH_SECONDS),
         "your_turn": (
-            playing
-            and view is not None
-            and you is not None
-            and view["turn"] == you
-            and not (mine and mine.get("left"))
+            turn is not None and you is not None and turn == you and not (mine and mine["left"])
         ),
-        "turn_name": (
-            named(seats, view["turn"]) if playing and view and view["turn"] is not None else None
-        ),
+        "turn_name": named(seats, turn) if turn is not None else None,
         # The seat to move is away (its seat kept): its turn is short (AWAY_TURN_SECONDS).
-        "turn_away": bool(
-            playing
-            and view
-            and view["turn"] is not None
-            and any(s["number"] == view["turn"] and s.get("away_until") for s in seats)
-        ),
-        "view": view,
-        "game_view": game_view,
-        "game_template": face.TEMPLATE,
-        "rules_template": face.RULES,
-        "game_stylesheet": face.STYLESHEET,
-        # The game's own scripts, loaded in the table page's head so they run before the first
-        # state frame swaps the game's part in.
-        "game_scripts": face.SCRIPTS,
-        # The fairness block's own values (a part drawn once per change: templatetags/parts.py).
-        "fair": _fair(match),
-        "fair_shown": _fair(shown) if shown else None,
-        "chat": state["chat"],
-        "chat_off": state["you"].get("chat_off", False),
-        "seeds_key": SEEDS_KEY,
-        # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).
-        "stake": table["stake"],
-        "pot": table["stake"] * len(seats),
-        "fee_percent": settings.WALLET_FEE_PERCENT,
-        # What the winners take: the pot less the house's fee (docs/wallet.md, Settlement).
-        "prize": table["stake"] * len(seats)
-        - fee_of(table["stake"] * len(seats), settings.WALLET_FEE_PERCENT),
+        "turn_away": turn is not None
+        and any(s["number"] == turn and s.get("away_until") for s in seats),
+        "own_view": own_view,
+        "own_template": face.OWN_TEMPLATE,
     }
 
 
-# --------------------------------------------------------------------------------- socket frames
-
-
-def state_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
-    """The HTML-mode frame for a state: the live table and the chat, each swapped by id, in the
-    viewer's language and digit style (language/digits.py)."""
-    with translation.override(lang), digit_style.override(style):
-        ctx = table_context(state)
-        ctx["oob"] = True
-        return render_to_string("games/_table_live.html", ctx) + render_to_string(
-            "games/_table_chat.html", ctx
-        )
-
-
-# Watchers' frames: every watcher of a table sees the same picture (the spectator view, the
-# table's and the watchers' chat), so a process draws it once per change, language and digit
-# style, however many watch. The frame is drawn with NOW_MARK for the server time each page
-# counts its clocks against, which goes in per watcher: a frame drawn a while ago still tells
-# each watcher the time of its own state.
-# Tabs: a chat line's whitespace is made single spaces and a name refuses control characters, so
-# no text a player writes can hold the mark.
-NOW_MARK = "\tnow-0f9c2e7b\t"
-WATCHER_FRAMES_CACHED = 512
-_watcher_frames: FIFOCache[tuple[str, str | None, bytes], str] = FIFOCache(
-    maxsize=WATCHER_FRAMES_CACHED
-)
-
-
-def watcher_fragment(state: dict[str, Any], lang: str, style: str | None = None) -> str:
-    """``state_fragment`` for a watcher's ``state`` (no seat, no lines hidden for them), drawn
-    once for all the watchers whose state is the same."""
-    same = orjson.dumps(
-        {k: v for k, v in state.items() if k != "now"}, default=str, option=orjson.OPT_NON_STR_KEYS
+def table_context(state: dict[str, Any]) -> dict[str, Any]:
+    """Everything the table page needs for one viewer's ``state``: what its shared part and
+    its own parts draw, and the page's own (the game's name, rules, stylesheet and scripts,
+    the chat)."""
+    table = state["table"]
+    face = faces.get(table["game"])
+    ctx = {**shared_context(state), **own_context(state)}
+    ctx.update(
+        game_name=str(face.NAME),
+        options=options_words(table["game"], table["options"]),
+        turn_words=turn_words(table["turn_seconds"]),
+        rules_template=face.RULES,
+        game_stylesheet=face.STYLESHEET,
+        # The game's own scripts, loaded in the table page's head so they run before the first
+        # state frame swaps the game's part in.
+        game_scripts=face.SCRIPTS,
+        chat=state["chat"],
+        chat_off=state["you"].get("chat_off", False),
+        seeds_key=SEEDS_KEY,
+        view=state["view"],
     )
-    key = (lang, style, same)
-    frame = _watcher_frames.get(key)
-    if frame is None:
-        frame = _watcher_frames[key] = state_fragment({**state, "now": NOW_MARK}, lang, style)
-    return frame.replace(NOW_MARK, str(state["now"]))
+    return ctx
+
+
+# --------------------------------------------------------------------------------- socket frames
 
 
 # Refusals of a chat line: shown in the chat sheet, where the player wrote (a sheet lies over the

@@ -15,10 +15,14 @@ from cachetools import FIFOCache
 
 import fairness.core as fairness
 import games
+
+# The chat's reads are games/chat_lines.py's; a chat line is read from here too.
+from games.chat_lines import chat_line as chat_line
+from games.chat_lines import chat_lines
 from games.contract import Game
 from games.kept_queries import KeptQuery
-from games.models import ChatMessage, Match, MatchAction, MatchSeed, Seat, Table
-from games.viewers import CHAT_SHOWN, chat_hides, view_seat, viewer_state
+from games.models import Match, MatchAction, MatchSeed, Seat, Table
+from games.viewers import chat_hides, view_seat, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from wallet.selectors import coins_by_seat
@@ -188,49 +192,6 @@ def match_coins(match: Match) -> dict[str, int] | None:
     return _coins[ident]
 
 
-def chat_line(line: ChatMessage) -> dict[str, Any]:
-    """A chat line as a viewer is sent it (its ``id`` names it in a report)."""
-    return {
-        "id": line.pk,
-        "name": line.user.display_name or line.user.username,
-        "text": line.text,
-        "team": line.team is not None,
-        "watchers": line.watchers,
-        "at": line.at.isoformat(),
-    }
-
-
-def _last_lines(query: Any) -> list[list[Any]]:
-    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id,
-    watchers]`` (the writer's id stays on the server: it hides a blocked player's lines)."""
-    lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, chat_line(line), line.user_id, line.watchers] for line in lines]
-
-
-# (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
-# and every change bumps Table.chat_seq, so an entry never goes stale; old ones are dropped.
-CHAT_CACHE_SIZE = 4096
-_chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], list[list[Any]]] = FIFOCache(
-    maxsize=CHAT_CACHE_SIZE
-)
-
-
-def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
-    """The last lines of the table's chat, of the watchers' chat and of each of ``teams``'
-    chats, as ``[id, team, line, user id, watchers]``, read from the database once per change
-    of the chat (Table.chat_seq)."""
-    ident = (table.pk, table.chat_seq, teams)
-    lines = _chat_cache.get(ident)
-    if lines is None:
-        chat = ChatMessage.objects.filter(table=table, hidden=False)
-        lines = _last_lines(chat.filter(team__isnull=True, watchers=False))
-        lines += _last_lines(chat.filter(watchers=True))
-        for team in teams:
-            lines += _last_lines(chat.filter(team=team))
-        _chat_cache[ident] = lines  # the oldest entry goes when the cache is full
-    return lines
-
-
 def public_and_shown(
     table: Table,
     *,
@@ -328,14 +289,24 @@ def table_mark(table: Table) -> tuple[str, int] | None:
 
 def table_state(table: Table, user: Any) -> dict[str, Any]:
     """The table as ``user`` may see it (see the module docstring)."""
+    return table_states(table, user)[0]
+
+
+def table_states(table: Table, user: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``table_state`` for ``user``, and for a watcher: what the part of the table every viewer
+    shares is drawn from (games/frames.py), from one reading."""
     public, shown = public_and_shown(table)
-    view = None
+    view = spectator = None
     if shown.snapshot:
         engine = game_of(shown)
         state = load_state(shown)
         mine = view_seat(public, getattr(user, "pk", None))
-        view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
-    return viewer_state(public, user, table.created_by_id, view, *chat_hides(user, table))
+        spectator = engine.spectator_view(state)
+        view = spectator if mine is None else engine.view(state, mine)
+    return (
+        viewer_state(public, user, table.created_by_id, view, *chat_hides(user, table)),
+        viewer_state(public, None, table.created_by_id, spectator),
+    )
 
 
 def open_tables() -> list[Table]:

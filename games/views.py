@@ -17,10 +17,11 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 import games
-from games import rendering, selectors, services, viewers
+from games import frames, rendering, selectors, services, viewers
 from games.forms import GAME_CHOICES, QuickPlayForm, TableForm, game_options
 from games.models import Table, normal_code
 from games.services import TableError
+from language import digits
 from language import http as api
 from standing.selectors import reputation_of
 from wallet.services import balance_of
@@ -222,13 +223,15 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     invited = bool(invite) and compare_digest(invite, found.invite_token)
     if not selectors.can_watch(found, request.user, invited):
         raise Http404
-    state = selectors.table_state(found, request.user)
+    state, shared = selectors.table_states(found, request.user)
     # A watcher who sees this table late gets no game on the page itself (it would be the game
     # as it is now); their socket brings it WATCH_DELAY_S later, and every state after it.
     watch_delay = viewers.watched_late(state) and state["match"]["status"] == "playing"
     if watch_delay:
-        state = {**state, "view": None}
+        state, shared = {**state, "view": None}, {**shared, "view": None}
     ctx = rendering.table_context(state)
+    # The live table as the socket draws it: the shared part, this viewer's own in its slots.
+    ctx["live"] = frames.page_live(state, shared, get_language(), digits.current())
     ws_url = f"/ws/table/{found.public_id}/"
     if invited:
         ws_url += "?" + urlencode({"invite": invite})

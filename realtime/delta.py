@@ -19,6 +19,7 @@ Pure Python, no Django: the consumer holds one encoder per socket.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -42,24 +43,72 @@ def pieces(text: str) -> list[str]:
     return out
 
 
+class Shared:
+    """The head of a frame that every socket of a process sends alike (a table's part that all
+    its viewers share: games/frames.py): cut into pieces once, and its delta from an earlier
+    head made once, for every socket that had that one."""
+
+    _serials = itertools.count()
+    KEPT_DELTAS = 8  # deltas from earlier heads kept: a socket is rarely more than one behind
+
+    def __init__(self, text: str) -> None:
+        if text and text[-1] not in ">,":
+            # Cut after its last character, so a frame's pieces are the head's, then the rest's.
+            raise ValueError("a shared head must end with '>' or ','")
+        self.text = text
+        self.pieces = pieces(text)
+        self.size = len(text.encode())
+        self.serial = next(Shared._serials)  # not the object: an old head is not kept alive
+        self._deltas: dict[int, list[list[int] | str]] = {}
+
+    def delta_from(self, old: Shared) -> list[list[int] | str]:
+        """This head as operations on ``old``'s pieces."""
+        ops = self._deltas.get(old.serial)
+        if ops is None:
+            if len(self._deltas) >= self.KEPT_DELTAS:
+                self._deltas.clear()
+            if old is self:
+                ops = [[0, len(self.pieces)]] if self.pieces else []
+            else:
+                ops = delta_ops(old.pieces, self.pieces)
+            self._deltas[old.serial] = ops
+        return ops
+
+
 class DeltaEncoder:
-    """One socket's state frames, each as a delta against the one sent before it."""
+    """One socket's state frames, each as a delta against the one sent before it. A frame may
+    come as a shared head (``Shared``) and the socket's own rest: the head's delta is then made
+    once per process, the rest's per socket, and the page rebuilds the whole frame as before."""
 
     def __init__(self) -> None:
-        self._last: list[str] | None = None
+        self._head: Shared | None = None
+        self._last: list[str] | None = None  # the last frame's pieces after its head
 
     def reset(self) -> None:
         """The next frame goes whole (the page asked for it)."""
-        self._last = None
+        self._head = self._last = None
 
-    def encode(self, frame: str) -> str:
-        """What to send for ``frame``: the frame itself, or its delta when that is shorter."""
+    def encode(self, frame: str, head: Shared | None = None) -> str:
+        """What to send for ``head`` then ``frame``: the two as one text, or their delta when
+        that is shorter."""
         new = pieces(frame)
-        old, self._last = self._last, new
+        old_head, old, self._head, self._last = self._head, self._last, head, new
+        whole = frame if head is None else head.text + frame
         if old is None:
-            return frame
-        text = PREFIX + orjson.dumps(delta_ops(old, new)).decode() + "}"
-        return text if len(text.encode()) < len(frame.encode()) else frame
+            return whole
+        if head is not None and old_head is not None:
+            # The head's operations are on the old head's pieces; the rest's follow them.
+            shift = len(old_head.pieces)
+            rest = [
+                op if isinstance(op, str) else [op[0] + shift, op[1]] for op in delta_ops(old, new)
+            ]
+            ops = head.delta_from(old_head) + rest
+        else:
+            before = (old_head.pieces if old_head is not None else []) + old
+            ops = delta_ops(before, (head.pieces if head is not None else []) + new)
+        text = PREFIX + orjson.dumps(ops).decode() + "}"
+        size = len(frame.encode()) + (head.size if head is not None else 0)
+        return text if len(text.encode()) < size else whole
 
 
 # A copy costs about this many bytes on the wire ("[1234,56],"): a run of pieces shorter than it

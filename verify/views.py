@@ -8,6 +8,7 @@ import json
 
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -163,7 +164,8 @@ def _replay_context(found, data: dict) -> dict:
     ]
     face = faces.get(found.game)
     table_view = face.table_view(data["spectator"], seats, None)
-    table_view["moves"] = []
+    own_view = face.own_view(data["spectator"], seats, None)
+    own_view["moves"] = []
     hands = []
     for n, view in enumerate(data["views"]):
         hands.append(
@@ -178,7 +180,7 @@ def _replay_context(found, data: dict) -> dict:
     action_words = None
     if action is not None:
         action_words = faces.action_words(found.game, action.action, action.seat, seats)
-    return {
+    ctx = {
         "match": found,
         "game_name": faces.game_name(found.game),
         "step": data["step"],
@@ -194,6 +196,10 @@ def _replay_context(found, data: dict) -> dict:
         "hands": hands,
         "events": [{**e, "words": common.event_words(e["purpose"])} for e in data["events"]],
     }
+    # The part a seat's page draws for itself, drawn here for no seat, in the shared part's slot
+    # as the table page has it (games/frames.py).
+    ctx["own"] = {"game": render_to_string(face.OWN_TEMPLATE, {**ctx, "g": own_view})}
+    return ctx
 
 
 def _paste_error(request: HttpRequest, message: str, form: dict) -> HttpResponse:

@@ -20,7 +20,11 @@ class Face(Protocol):
     """What every game's face offers the pages."""
 
     NAME: Any  # the game's name in the active language (a lazy text)
-    TEMPLATE: str  # the template that draws the game's part of a table: games/views/<game>.html
+    # The templates of the game's part of a table (games/frames.py): TEMPLATE what every viewer
+    # shares, drawn from ``table_view`` of the spectator view, with the slot OWN_TEMPLATE's one
+    # root element (a seat's own part, from ``own_view``) is swapped into by its id.
+    TEMPLATE: str
+    OWN_TEMPLATE: str
     RULES: str  # the game's rules in short, in the table's "More" sheet: games/rules/<game>.html
     STYLESHEET: str  # its part of the stylesheet (static/css/<game>.css), after css/table.css
     # Its table page's own scripts (static paths), in the order they run: classic deferred
@@ -32,7 +36,13 @@ class Face(Protocol):
     def table_view(
         self, view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
     ) -> dict[str, Any]:
-        """One seat's view (``you`` None for a spectator) as the game's template draws it."""
+        """The spectator view (``you`` None) as TEMPLATE draws it."""
+        ...
+
+    def own_view(
+        self, view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
+    ) -> dict[str, Any]:
+        """One seat's view (``you`` None for a spectator) as OWN_TEMPLATE draws it."""
         ...
 
     def action_words(self, action: str, seat: int | None, seats: list[dict[str, Any]]) -> str:

@@ -24,7 +24,8 @@ from games.faces.common import (
 from games.faces.hand_seats import seats_round_the_felt
 
 NAME = gettext_lazy("Hand")
-TEMPLATE = "games/views/hand.html"
+TEMPLATE = "games/views/hand.html"  # the part every viewer shares
+OWN_TEMPLATE = "games/views/hand_own.html"  # a seat's own, into the shared part's slot
 RULES = "games/rules/hand.html"
 STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
 # The table page's Hand scripts, in the order they run: the meld rules, then the shared state
@@ -273,11 +274,12 @@ def _hint_moves(mine: bool, hints: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """A seat's Hand view as templates/games/views/hand.html draws it."""
+    """The Hand's part every viewer of the table shares, as templates/games/views/hand.html
+    draws it: from a watcher's view (``you`` None; games/frames.py), which the page then marks
+    for its own seat (static/js/hand.js, turnFelt)."""
     # The language asked once: a frame names every card it shows (asking Django each time,
     # through asgiref's Local, was about a tenth of a Hand seat's frame: bench.frames).
     lang = translation.get_language()
-    mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
     players = view.get("players", 0)
     totals = view.get("totals") or []
     opened = view.get("opened") or []
@@ -291,6 +293,36 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         }
         for seat in range(players)
     ]
+    fire = view.get("fire") or []
+    return {
+        "status": view.get("status"),
+        "easy": view.get("table") == "easy",
+        "partners": bool(view.get("partners")),
+        "others": seats_round_the_felt(view, seats, you),
+        # The players' row above the cards shows each seat's presence: while a round is played
+        # the table's own seat list would list everyone a second time (_table_live.html).
+        "own_seats": True,
+        "meld_groups": _meld_groups(view, seats, you, lang),
+        "fire_top": hand_card(view["fire_top"], lang=lang) if view.get("fire_top") else None,
+        # The last 40 under the top (only those are drawn).
+        "fire_history": [hand_card(c, lang=lang) for c in fire[-2::-1][:40]],
+        "fire_count": len(fire),
+        "stock_count": view.get("stock_count"),
+        "round": view.get("round"),
+        "rounds": view.get("rounds"),
+        "dealer": named(seats, view.get("dealer", 0)),
+        "scores": scores,
+        "round_numbers": list(range(1, len(history) + 1)),
+    }
+
+
+def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """One seat's own part of the Hand table, as templates/games/views/hand_own.html draws it:
+    its cards, the lines of its turn, the round's recap, and its view for the page's scripts."""
+    lang = translation.get_language()
+    mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
+    totals = view.get("totals") or []
+    opened = view.get("opened") or []
     result = view.get("result")
     recap = None
     if result and view.get("hands") is not None:
@@ -309,46 +341,23 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
     # socket would send it (docs/views/hand.md: never another seat's cards while a round is
     # played) and the spoken words of every card, for the joker picker and the staged melds
     # (a joker standing for a card named as the server names it).
-    names = card_names(lang)
-    data = {"view": view, "you": you, "mine": mine, "names": names, "joker_as": joker_as()}
+    data = {
+        "view": view,
+        "you": you,
+        "mine": mine,
+        "names": card_names(lang),
+        "joker_as": joker_as(),
+    }
     hints = view.get("hints") or {}
-    fire = view.get("fire") or []
     return {
         "data": data,
         "mine": mine,
         "phase": view.get("phase"),
-        "status": view.get("status"),
-        "easy": view.get("table") == "easy",
         "hand": [hand_card(c, lang=lang) for c in hand],
         "in_hand_points": sum(card_value(c) for c in hand),
-        "others": seats_round_the_felt(view, seats, you),
-        # The players' row above the cards shows each seat's presence: while a round is played
-        # the table's own seat list would list everyone a second time (_table_live.html).
-        "own_seats": True,
-        "melds": [
-            {
-                "n": m["n"],
-                "owner": named(seats, m["owner"]),
-                "owner_seat": m["owner"],
-                "kind": m["kind"],
-                "cards": [
-                    hand_card(c, s, lang) for c, s in zip(m["cards"], m["stands"], strict=False)
-                ],
-                "points": m["points"],
-                "text": pretty_cards(m["text"]),
-            }
-            for m in view.get("melds") or []
-        ],
-        "meld_groups": _meld_groups(view, seats, you, lang),
-        "fire_top": hand_card(view["fire_top"], lang=lang) if view.get("fire_top") else None,
-        # The last 40 under the top (only those are drawn).
-        "fire_history": [hand_card(c, lang=lang) for c in fire[-2::-1][:40]],
-        "fire_count": len(fire),
+        "fire_top": view.get("fire_top"),
         "fire_usable": view.get("fire_usable"),
-        "stock_count": view.get("stock_count"),
         "round": view.get("round"),
-        "rounds": view.get("rounds"),
-        "dealer": named(seats, view.get("dealer", 0)),
         "threshold": view.get("threshold"),
         "threshold_why": threshold_words(view, you),
         "opened_me": you is not None and you < len(opened) and opened[you],
@@ -357,8 +366,6 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "joker_due": hand_card(view["joker_due"], lang=lang) if view.get("joker_due") else None,
         "hint_moves": _hint_moves(mine, hints),
         "hint_throw": hand_card(hints["throw"], lang=lang) if mine and hints.get("throw") else None,
-        "scores": scores,
-        "round_numbers": list(range(1, len(history) + 1)),
         "result": result,
         "out_name": named(seats, result["out"])
         if result and result.get("out") is not None

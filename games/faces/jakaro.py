@@ -24,7 +24,10 @@ from games.faces.jakaro_board import board_svg, last_marbles, marbles_svg, team_
 from games.jakaro.guide import explain
 
 NAME = gettext_lazy("Jakaro")
-TEMPLATE = "games/views/jakaro.html"
+# The board is still drawn for each seat, turned to its colour (issue 58's next step: drawn once
+# and turned by the page): the part every viewer shares holds only the slot it goes into.
+TEMPLATE = "games/views/jakaro_slot.html"
+OWN_TEMPLATE = "games/views/jakaro.html"
 RULES = "games/rules/jakaro.html"
 STYLESHEET = "css/jakaro.css"  # linked after css/table.css by the pages that draw a board
 # The table page's Jakaro scripts, in the order they run: the board as drawn, the choices and
@@ -169,6 +172,12 @@ def stuck_words(why: dict[str, dict[str, str]]) -> list[dict[str, str]]:
 
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """The Jakaro part every viewer shares (views/jakaro_slot.html): for now, nothing but the
+    slot of the seat's own part."""
+    return {}
+
+
+def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
     """A seat's Jakaro view as templates/games/views/jakaro.html draws it."""
     starts = view.get("starts") or []
     board = []

@@ -93,7 +93,7 @@ def _post(
 
 def chat_changed(table: Table) -> None:
     """The table's chat changed (a line posted or hidden): the next read of its chat lines goes
-    to the database (games.selectors.chat_lines)."""
+    to the database (games.chat_lines.chat_lines)."""
     table.chat_seq += 1
     Table.objects.filter(pk=table.pk).update(chat_seq=F("chat_seq") + 1)
 

@@ -41,6 +41,54 @@
   }
   setInterval(tickBar, 250);
 
+  // ------------------------------------------------------------------ the felt turned
+
+  // The felt is drawn once for everyone at the table (games/frames.py), seen from seat 0. The
+  // page turns it for the seat whose view it shows: each player's place (hand_seats.py PLACES:
+  // the viewer at the bottom, the next seat on the right), "you" and the partner marked, the
+  // viewer's melds first, and on the viewer's own turn the piles tappable.
+  const PLACES = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+
+  function turnFelt() {
+    const g = game();
+    const json = document.getElementById("hand-view");
+    if (!g || !live()) return;
+    const seen = live().dataset.viewSeat;
+    const you = seen === undefined ? null : Number(seen);
+    const players = [...g.querySelectorAll(".hp[data-seat]")];
+    const n = players.length;
+    const from = you !== null && you < n ? you : 0;
+    const partners = !!g.querySelector(".if-partner");
+    for (const hp of players) {
+      const seat = Number(hp.dataset.seat);
+      const place = (PLACES[n] || [])[(seat - from + n) % n] || "top";
+      hp.classList.remove("hp-bottom", "hp-right", "hp-top", "hp-left");
+      hp.classList.add(`hp-${place}`);
+      hp.classList.toggle("you", seat === you);
+      hp.classList.toggle("partner", partners && you !== null && seat !== you && seat % 2 === you % 2);
+    }
+    const groups = [...g.querySelectorAll(".meld-group[data-owner]")];
+    groups.sort((a, b) => ((a.dataset.owner - from + n) % n) - ((b.dataset.owner - from + n) % n));
+    for (const group of groups) {
+      group.classList.toggle("you", Number(group.dataset.owner) === you);
+      group.parentElement.append(group);
+    }
+    const data = json ? JSON.parse(json.textContent) : null;
+    const mine = !!data?.mine;
+    const phase = data?.view?.phase;
+    const draw = mine && phase === "draw";
+    const stock = g.querySelector(".stock");
+    const top = g.querySelector(".fire-top");
+    const fireOk = draw && data.view.fire_usable !== false;
+    stock?.classList.toggle("can-draw", draw);
+    top?.classList.toggle("can-draw", fireOk);
+    if (draw) stock?.setAttribute("data-action", "draw stock");
+    if (fireOk) top?.setAttribute("data-action", "draw fire");
+    if (mine && phase === "play") g.querySelector(".fire")?.setAttribute("data-drop", "fire");
+  }
+  turnFelt();
+  Sahrat.afterFrame("turn-game", turnFelt);
+
   // ------------------------------------------------------------------ after every frame
 
   function apply() {

@@ -191,7 +191,7 @@
 
 // A notice cut to one line on a short screen shows all of itself on a tap.
 document.addEventListener("click", (e) => {
-  const notice = e.target.closest?.(".table-live > .notice");
+  const notice = e.target.closest?.(".own-head > .notice");
   if (notice) notice.classList.toggle("open");
 });
 

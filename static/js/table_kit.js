@@ -11,6 +11,7 @@
 //   Sahrat.sound("turn");                          // the caller checks its own "sounds" setting
 //   Sahrat.num(6);                                 // "٦" on a page in Arabic-Indic digits
 //   Sahrat.afterFrame("game", fn);                 // a step of the one after-frame order
+//   Sahrat.turnTable();                            // the shared table marked for this seat
 
 (() => {
   const Sahrat = (globalThis.Sahrat = globalThis.Sahrat || {});
@@ -29,6 +30,8 @@
   // (each was its own htmx:wsAfterMessage listener, in the order the scripts happened to load).
   // A step is registered by name; a name missing from the list is a mistake, and says so.
   const AFTER_FRAME = [
+    "turn", // table_kit.js: the shared table marked for this page's seat (turnTable, below)
+    "turn-game", // hand.js or jakaro.js: the game's part turned for this page's seat
     "live", // table.js: the first state frame makes the table live again
     "chat-refused", // table.js: a line the server refused goes back into the chat box
     "clocks", // table.js: the countdowns read the frame's new deadlines
@@ -47,6 +50,27 @@
     if (steps.has(name)) throw new Error(`the after-frame step "${name}" is registered twice`);
     steps.set(name, fn);
   };
+
+  // The table is drawn once for everyone who sees it (games/frames.py): from seat 0's side, no
+  // seat marked as "you". The viewer's own head (#own-head, drawn for this page alone) says
+  // whose page this is; the page marks the table for it before any other step reads it.
+  const OWN_MARKS = ["youSeat", "viewSeat", "yourTurn", "noForfeit", "creator"];
+
+  /** Copy the own head's marks onto #table-live and mark this viewer's row of the seats. */
+  Sahrat.turnTable = () => {
+    const live = document.getElementById("table-live");
+    const own = document.getElementById("own-head");
+    if (!live || !own) return;
+    for (const key of OWN_MARKS) {
+      if (key in own.dataset) live.dataset[key] = own.dataset[key];
+      else delete live.dataset[key];
+    }
+    for (const seat of live.querySelectorAll(".seat[data-seat]")) {
+      seat.classList.toggle("you", seat.dataset.seat === own.dataset.youSeat);
+    }
+  };
+  steps.set("turn", Sahrat.turnTable);
+  Sahrat.turnTable(); // the page as first drawn: this deferred script runs once it is parsed
 
   document.addEventListener("htmx:wsAfterMessage", (event) => {
     for (const name of AFTER_FRAME) {

@@ -41,12 +41,18 @@ def test_every_step_is_in_the_stated_order_once_per_script():
     order = _order()
     registered = _registered()
     assert len(order) == len(set(order)) >= 8, order
-    assert {name for _file, name in registered} == set(order), (order, registered)
-    # One registration of a name per script; "game" once in each game's own script.
+    # "turn" is the kit's own (turnTable: the shared table marked for the page's seat), first.
+    kit = KIT.read_text(encoding="utf-8")
+    assert order[:2] == ["turn", "turn-game"] and 'steps.set("turn", Sahrat.turnTable)' in kit
+    assert {name for _file, name in registered} | {"turn"} == set(order), (order, registered)
+    # One registration of a name per script; "game" once in each game's own script, and the
+    # game's turning of its part in the script of a game whose part is drawn once for all.
     assert len(registered) == len(set(registered)), registered
     games = sorted(file for file, name in registered if name == "game")
     assert games == ["hand.js", "jakaro.js"], games
-    others = [name for _file, name in registered if name != "game"]
+    turning = sorted(file for file, name in registered if name == "turn-game")
+    assert set(turning) <= {"hand.js", "jakaro.js"} and "hand.js" in turning, turning
+    others = [name for _file, name in registered if name not in ("game", "turn-game")]
     assert len(others) == len(set(others)), registered
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import rendering, selectors, services
+from games import frames, rendering, selectors, services
 from games.models import Match, MatchSeed, Seat
 from social import invitations
 from tests.social.test_services import befriend
@@ -84,12 +84,13 @@ def test_the_deal_moves_on_to_the_player_who_started_and_partners_stay_partners(
     assert state["view"] == engine.view(selectors.load_state(first), 0)
     context = rendering.table_context(state)
     if game == "hand":  # the players round the felt, as they sat
-        felt = {row["seat"]: (row["name"], row["you"]) for row in context["game_view"]["others"]}
+        felt = {row["seat"]: row["name"] for row in context["game_view"]["others"]}
         name = {u.pk: u.display_name or u.username for u in (a, b, c, d)}
-        assert felt == {0: (name[a.pk], True), 1: (name[b.pk], False)} | {
-            2: (name[c.pk], False),
-            3: (name[d.pk], False),
-        }
+        assert felt == {0: name[a.pk], 1: name[b.pk], 2: name[c.pk], 3: name[d.pk]}
+    # The page turns the table for the seat a played it in (the own head's data-view-seat).
+    assert context["view_you"] == 0 and 'data-view-seat="0"' in frames.state_fragment(
+        *selectors.table_states(table, a), "en"
+    )
     # The team's chat follows the team to its new seats: a and c read it, b and d never.
     for player, reads in ((a, True), (b, False), (c, True), (d, False)):
         lines = [line["text"] for line in selectors.table_state(table, player)["chat"]]
@@ -122,7 +123,7 @@ def test_a_bots_seating_entry_says_where_it_sits_now_like_a_persons(users):
     assert [(r["bot"], r["now"]) for r in seating] == [(False, 3), (False, 0), (True, 1), (True, 2)]
     assert "row" not in seating[2] and "user" not in seating[2]  # kept on the server
     # The page draws the played match from it as before (each seat by the name it had).
-    assert 'data-testid="result"' in rendering.state_fragment(selectors.table_state(table, b), "en")
+    assert 'data-testid="result"' in frames.state_fragment(*selectors.table_states(table, b), "en")
     # One who left the table: null (b stands up before the next match).
     services.seat_leave(user=b, table_id=table.public_id)
     seating = selectors.table_state(table, a)["shown"]["seating"]

@@ -133,28 +133,40 @@ def _their_hand(table, seat: int) -> list[str]:
     return list(load_state(match).hands[seat])
 
 
-def test_a_watchers_frame_is_drawn_once_for_every_watcher_with_their_own_time(users, monkeypatch):
-    """Every watcher of a table sees the same frame, drawn once per change (games/rendering.py
-    watcher_fragment), each with the server time of their own state; it is the frame
-    state_fragment draws."""
-    from games import rendering, selectors
+def test_the_shared_part_is_drawn_once_per_change_for_every_viewer(users, monkeypatch):
+    """Every viewer of a table (two players, two watchers) is sent the same shared part of a
+    change, drawn once per process, language and digit style (games/frames.py); each viewer's
+    own head says whose page it is, with the server time of their own state; and the frames
+    are what frames.state_fragment draws for each alone."""
+    import time
+
+    from games import frames, selectors
     from tests.tables.helpers import make_table, seat_humans
 
     a, b, w1, w2 = users[:4]
-    table = make_table(a, "jakaro", {"players": 2})
+    table = make_table(a, "hand", {"players": 2})
     seat_humans(table, [a, b])
-    first, second = selectors.table_state(table, w1), selectors.table_state(table, w2)
-    assert first["now"] != second["now"] and first["you"]["seat"] is None
+    pairs = [selectors.table_states(table, u) for u in (a, b, w1, w2)]
     drawn = []
-    real = rendering.state_fragment
-    monkeypatch.setattr(rendering, "state_fragment", lambda *args: drawn.append(1) or real(*args))
-    one = rendering.watcher_fragment(first, "ar")
-    two = rendering.watcher_fragment(second, "ar")
-    assert len(drawn) == 1  # the second watcher's frame was not drawn again
-    assert one == real(first, "ar") and two == real(second, "ar")
-    assert f'data-now="{second["now"]}"' in two and rendering.NOW_MARK not in two
-    rendering.watcher_fragment(first, "en")
-    assert len(drawn) == 2  # another language is another frame
+    real = frames.draw_shared
+    monkeypatch.setattr(frames, "draw_shared", lambda *args: drawn.append(1) or real(*args))
+    change = (table.pk, pairs[0][0]["match"]["id"], time.time())
+    parts = [frames.shared_part(change, lambda p=p: p[1], "ar", None) for p in pairs]
+    assert len(drawn) == 1 and all(part is parts[0] for part in parts)
+    assert 'data-testid="my-cards"' not in parts[0].text  # nobody's cards in the shared part
+    for user, (state, _shared) in zip((a, b, w1, w2), pairs, strict=True):
+        own = frames.own_parts(state, "ar", None).text()
+        whole = parts[0].text + own + frames.chat_part(state, "ar", None)
+        # The same text as the viewer's frame drawn alone from the same change.
+        assert whole == frames.state_fragment(state, pairs[0][1], "ar")
+        seat = state["you"]["seat"]
+        assert (f'data-you-seat="{seat}"' in own) == (seat is not None), user
+        assert f'data-now="{state["now"]}"' in own or state["match"]["status"] != "playing"
+    drawn.clear()
+    frames.shared_part(change, lambda: pairs[0][1], "ar", None)
+    assert drawn == []  # kept
+    frames.shared_part(change, lambda: pairs[0][1], "en", None)
+    assert len(drawn) == 1  # another language is another drawing
 
 
 async def test_an_arabic_watchers_jakaro_frames_name_nobody_as_none(users, settings):

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import games
-from games import rendering, selectors, services
+from games import frames, rendering, selectors, services
 from games.models import Majlis, Match, Seat, Table
 from games.services import TableError
 from tests.tables.helpers import advance_until, make_table, seat_humans
@@ -52,7 +52,7 @@ def test_a_bot_takes_the_tables_strength_or_its_own_and_the_seat_shows_it(users)
         labels = [s["label"] for s in rendering.table_context(state)["seats"]][:3]
     assert labels[1] == "bot 1 (easy)" and labels[2] == "bot 2 (strong)", labels
     with translation.override("ar"):
-        html = rendering.state_fragment(state, "ar")
+        html = frames.state_fragment(*selectors.table_states(table, a), "ar")
     assert "(قوي)" in html and "(سهل)" in html
 
 

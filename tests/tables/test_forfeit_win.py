@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games import rendering, selectors, services
+from games import frames, rendering, selectors, services
 from games.models import Match, Seat
 from standing.models import MatchRecord, RatingChange
 from tests.tables.helpers import first_moves, make_table, play_out, seat_humans
@@ -64,7 +64,7 @@ def test_two_players_one_leaves_the_other_wins_at_once_rated_and_paid(creator, u
         context = rendering.table_context(selectors.table_state(match.table, users[1]))
         names = [n for row in context["result"] for n in row["names"]]
         assert "لاعب 0 (left the match)" in names and "لاعب 1" in names
-        html = rendering.state_fragment(selectors.table_state(match.table, users[1]), "en")
+        html = frames.state_fragment(*selectors.table_states(match.table, users[1]), "en")
         assert 'data-testid="forfeit-won"' in html
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 import games
-from games import rendering, selectors
+from games import frames, selectors
 from games.faces import hand as hand_face
 from games.hand import scenario
 from games.models import Match
@@ -49,7 +49,7 @@ def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang)
     match.save()
     public = set(POSITION["fire"]) | {"4D", "5D", "6D"}
     for seat, user in enumerate(users[:2]):
-        html = rendering.state_fragment(selectors.table_state(table, user), lang)
+        html = frames.state_fragment(*selectors.table_states(table, user), lang)
         data, rest = fragment_parts(html)
         assert data["view"] == ENGINE.view(state, seat)
         assert data["you"] == seat
@@ -66,7 +66,7 @@ def test_each_seat_gets_its_own_cards_and_nothing_of_the_other_hand(users, lang)
             assert names[card] not in rest, (card, names[card])
             assert card not in json.dumps(data["view"])
     # A watcher: no hand at all, and no card of either hand.
-    html = rendering.state_fragment(selectors.table_state(table, users[2]), lang)
+    html = frames.state_fragment(*selectors.table_states(table, users[2]), lang)
     data, rest = fragment_parts(html)
     assert data["view"]["hand"] is None and data["you"] is None
     for card in (set(HANDS[0].split()) | set(HANDS[1].split())) - public:
@@ -165,7 +165,7 @@ def test_while_a_round_is_played_each_player_is_listed_once_with_their_presence(
     table = make_table(users[0], "hand", POSITION["options"])
     seat_humans(table, users[:2])
     Seat.objects.filter(table=table, number=1).update(connected=0, away_since=timezone.now())
-    html = rendering.state_fragment(selectors.table_state(table, users[0]), "en")
+    html = frames.state_fragment(*selectors.table_states(table, users[0]), "en")
     _, rest = fragment_parts(html)
     assert 'data-testid="seats"' not in rest
     for user in users[:2]:
@@ -174,14 +174,14 @@ def test_while_a_round_is_played_each_player_is_listed_once_with_their_presence(
     assert 'class="dot off"' in row and 'class="away"' in row and "data-deadline" in row
 
     Seat.objects.filter(table=table, number=1).update(bot_playing=True)
-    _, rest = fragment_parts(rendering.state_fragment(selectors.table_state(table, users[0]), "en"))
+    _, rest = fragment_parts(frames.state_fragment(*selectors.table_states(table, users[0]), "en"))
     row = re.search(r'<li class="hp[^"]*" data-seat="1"[^>]*>(.*?)</li>', rest, re.S).group(1)
     assert "a bot plays for now" in row and 'class="away"' not in row
 
     match = Match.objects.get(table=table, status=Match.Status.PLAYING)
     match.status = Match.Status.ABORTED
     match.save()
-    _, rest = fragment_parts(rendering.state_fragment(selectors.table_state(table, users[0]), "en"))
+    _, rest = fragment_parts(frames.state_fragment(*selectors.table_states(table, users[0]), "en"))
     assert 'data-testid="seats"' in rest
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import games
 from fairness.core import JAKARO_DECK
-from games import rendering, selectors, services
+from games import frames, selectors, services
 from games.faces import common
 from games.jakaro.scenario import build
 from games.models import Match, Seat
@@ -44,9 +44,10 @@ def test_each_seats_fragment_holds_its_cards_and_no_other_seats(creator, users, 
     match = Match.objects.get(table=table)
     advance_until(match, lambda m: m.seq >= 6)
     table.refresh_from_db()
-    states = [selectors.table_state(table, users[s]) for s in (0, 1)]
+    pairs = [selectors.table_states(table, users[s]) for s in (0, 1)]
+    states = [state for state, _shared in pairs]
     for seat, state in enumerate(states):
-        html = rendering.state_fragment(state, "ar")
+        html = frames.state_fragment(*pairs[seat], "ar")
         own = set(state["view"]["hand"])
         other = set(states[1 - seat]["view"]["hand"])
         pile = set(state["view"]["discard"])
@@ -70,7 +71,7 @@ def test_the_board_is_drawn_with_names_for_squares_and_marbles(creator, users, f
         },
     )
     table.refresh_from_db()
-    html = rendering.state_fragment(selectors.table_state(table, users[0]), "ar")
+    html = frames.state_fragment(*selectors.table_states(table, users[0]), "ar")
     assert html.count('class="jk-sq') - html.count("jk-home") == 76
     assert html.count("jk-home") == 16 and html.count('class="jk-hole"') == 16
     assert 'aria-label="كرة زرقاء في الخانة ١٢"' in html
@@ -86,7 +87,7 @@ def test_the_board_is_drawn_with_names_for_squares_and_marbles(creator, users, f
     start = re.search(r'class="jk-sq jk-start c0" data-sq="0" cx="([\d.]+)" cy="([\d.]+)"', html)
     assert start and float(start.group(2)) > 370
     # Seat 2 sees its own start (38) at the bottom instead.
-    html2 = rendering.state_fragment(selectors.table_state(table, users[2]), "en")
+    html2 = frames.state_fragment(*selectors.table_states(table, users[2]), "en")
     start2 = re.search(r'class="jk-sq jk-start c2" data-sq="38" cx="([\d.]+)" cy="([\d.]+)"', html2)
     assert start2 and float(start2.group(2)) > 370
     assert 'aria-label="blue marble on square 12"' in html2
@@ -98,7 +99,7 @@ def test_a_watcher_sees_the_board_and_no_hand(creator, users, fast_clocks):
     match = Match.objects.get(table=table)
     advance_until(match, lambda m: m.seq >= 3)
     table.refresh_from_db()
-    html = rendering.state_fragment(selectors.table_state(table, users[4]), "en")
+    html = frames.state_fragment(*selectors.table_states(table, users[4]), "en")
     assert html.count("jk-marble ") == 8  # both colours' marbles are drawn
     data = data_of(html)
     assert data["seat"] is None and data["legal"] == [] and data["why"] == {}
@@ -162,12 +163,13 @@ def last_deck_by_replay(match: Match) -> tuple[list[tuple[int, str, str | None]]
     return moves, dealt
 
 
-def seat_cards_only_own(states: list[dict], lang: str) -> None:
+def seat_cards_only_own(pairs: list[tuple[dict, dict]], lang: str) -> None:
     """During play: each seat's fragment names its own cards and the pile's, never another
     seat's, and no recap of a deck is anywhere."""
+    states = [state for state, _shared in pairs]
     for seat, state in enumerate(states):
         assert state["match"]["recap"] is None
-        html = rendering.state_fragment(state, lang)
+        html = frames.state_fragment(*pairs[seat], lang)
         assert 'data-testid="jakaro-recap"' not in html and "recap-move" not in html
         other = set().union(*(set(s["view"]["hand"]) for s in states if s is not state))
         pile = set(state["view"]["discard"])
@@ -187,9 +189,9 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
         advance_until(match, lambda m, seq=seq: m.seq >= seq or m.status != "playing")
         if match.status == "playing":
             table.refresh_from_db()
-            states = [selectors.table_state(table, users[s]) for s in (0, 1)]
+            pairs = [selectors.table_states(table, users[s]) for s in (0, 1)]
             for lang in ("ar", "en"):
-                seat_cards_only_own(states, lang)
+                seat_cards_only_own(pairs, lang)
     play_out(match)
     table.refresh_from_db()
     moves, dealt = last_deck_by_replay(match)
@@ -197,9 +199,9 @@ def test_a_finished_match_lists_its_last_deck_in_order_in_arabic_and_english(
     names = {0: "لاعب 0", 1: "لاعب 1"}
     for lang in ("ar", "en"):
         for viewer in (users[0], users[1], users[4]):  # both players and a watcher
-            state = selectors.table_state(table, viewer)
+            state, shared = selectors.table_states(table, viewer)
             assert state["shown"]["id"] == match.public_id and state["shown"]["recap"]
-            html = rendering.state_fragment(state, lang)
+            html = frames.state_fragment(state, shared, lang)
             end = html[html.index('data-testid="jakaro-end"') : html.index('class="jk-info"')]
             assert match.secret in end
             shown = [
@@ -252,7 +254,7 @@ def test_the_end_screen_tells_a_burn_and_a_discard_and_nothing_before_the_end(
     burned = games.get("jakaro").from_json(match.snapshot).discard[1]
     throw = sorted(set(ali) - {burned}, key=JAKARO_DECK.index)[0]
     table.refresh_from_db()
-    seat_cards_only_own([selectors.table_state(table, users[s]) for s in (0, 1)], "ar")
+    seat_cards_only_own([selectors.table_states(table, users[s]) for s in (0, 1)], "ar")
     services.match_play(
         user=users[1], table_id=table.public_id, seq=match.seq, action=f"discard {throw}"
     )
@@ -274,7 +276,7 @@ def test_the_end_screen_tells_a_burn_and_a_discard_and_nothing_before_the_end(
         ],
     }
     for lang, lines in expect.items():
-        html = rendering.state_fragment(selectors.table_state(table, users[1]), lang)
+        html = frames.state_fragment(*selectors.table_states(table, users[1]), lang)
         shown = [
             re.sub(r"<[^>]+>|\s+", " ", unescape(t)).split()
             for _s, _a, t in RECAP_MOVE.findall(html)

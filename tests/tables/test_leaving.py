@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone, translation
 
 import games
-from games import rendering, selectors, services
+from games import frames, rendering, selectors, services
 from games.models import Match, MatchAction, Seat
 from games.services import TableError
 from tests.tables.helpers import (
@@ -166,12 +166,12 @@ def test_leaving_a_coin_match_gives_the_seat_up_played_at_once_and_named_as_left
             names = [n for row in context["result"] for n in row["names"]]
             assert "لاعب 0 (left the match)" in names
             assert "seat 1" not in names
-        state = selectors.table_state(table, leaver)
+        state, shared = selectors.table_states(table, leaver)
         assert state["you"]["left"] is True
-        html = rendering.state_fragment(state, "en")
+        html = frames.state_fragment(state, shared, "en")
         assert 'data-testid="you-left"' in html and "stays in the pot" in html
-        assert 'data-testid="you-left"' not in rendering.state_fragment(
-            selectors.table_state(table, stayer), "en"
+        assert 'data-testid="you-left"' not in frames.state_fragment(
+            *selectors.table_states(table, stayer), "en"
         )
 
     # Her wallet's stake line names the match and says she left it.
@@ -224,19 +224,19 @@ def test_a_player_back_while_her_seat_was_kept_is_warned_until_her_next_move(
     socket_closed(users[0], tid)
     # While away, the others see the seat kept, labelled as such (not a bare number).
     with translation.override("en"):
-        html = rendering.state_fragment(selectors.table_state(table, users[1]), "en")
+        html = frames.state_fragment(*selectors.table_states(table, users[1]), "en")
         assert 'data-testid="away-0"' in html and "away, seat kept" in html
         assert 'data-testid="turn-away"' in html  # her turn: short, and said so
     socket_opened(users[0], tid)
     assert Seat.objects.get(table=table, number=0).back_from is not None
     with translation.override("en"):
-        mine = rendering.state_fragment(selectors.table_state(table, users[0]), "en")
-        theirs = rendering.state_fragment(selectors.table_state(table, users[1]), "en")
+        mine = frames.state_fragment(*selectors.table_states(table, users[0]), "en")
+        theirs = frames.state_fragment(*selectors.table_states(table, users[1]), "en")
     assert 'data-testid="back-notice"' in mine and "your stake stays in the pot" in mine
     assert 'data-testid="back-notice"' not in theirs
     _play_for(match, 0, users[0])
     assert Seat.objects.get(table=table, number=0).back_from is None
-    mine = rendering.state_fragment(selectors.table_state(table, users[0]), "en")
+    mine = frames.state_fragment(*selectors.table_states(table, users[0]), "en")
     assert 'data-testid="back-notice"' not in mine
 
 
@@ -250,9 +250,9 @@ def test_players_are_told_the_staff_cancelled_the_match_and_their_stake_came_bac
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.end_reason == "staff"
     with translation.override("en"):
-        state = selectors.table_state(table, users[0])
+        state, shared = selectors.table_states(table, users[0])
         assert state["shown"]["end_reason"] == "staff"
-        html = rendering.state_fragment(state, "en")
+        html = frames.state_fragment(state, shared, "en")
     assert 'data-testid="cancelled"' in html
     assert "cancelled by the staff; every stake was returned" in html
     users[0].language = "en"

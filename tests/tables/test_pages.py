@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games
-from games import rendering, selectors
+from games import frames, selectors
 from games.faces import hand as hand_face
 from games.faces import jakaro as jakaro_face
 from games.models import Majlis, Match, Table
@@ -171,10 +171,11 @@ def test_a_seats_fragment_holds_no_other_seats_hand(game, creator, users, majlis
     # A few moves in, so there are hands, melds or marbles to show.
     advance_until(match, lambda m: m.seq >= 4)
     table.refresh_from_db()
-    states = [selectors.table_state(table, users[s]) for s in (0, 1)]
-    watcher = selectors.table_state(table, users[4])
+    pairs = [selectors.table_states(table, users[s]) for s in (0, 1)]
+    states = [state for state, _shared in pairs]
+    watcher, watcher_shared = selectors.table_states(table, users[4])
     for seat, state in enumerate(states):
-        html = rendering.state_fragment(state, "ar")
+        html = frames.state_fragment(*pairs[seat], "ar")
         assert 'id="table-live"' in html and 'hx-swap-oob="true"' in html
         own = set(state["view"]["hand"])
         other = set(states[1 - seat]["view"]["hand"]) - own - card_tokens(watcher)
@@ -185,7 +186,7 @@ def test_a_seats_fragment_holds_no_other_seats_hand(game, creator, users, majlis
         assert own & shown  # the seat's own cards are there
         assert not (other & shown), (seat, other & shown)
         assert match.secret not in html
-    watched = rendering.state_fragment(watcher, "en")
+    watched = frames.state_fragment(watcher, watcher_shared, "en")
     assert "data-compose" not in watched and 'data-frame="move"' not in watched
 
 
