@@ -42,14 +42,15 @@ _drawn: FIFOCache[tuple[Any, ...], Any] = FIFOCache(maxsize=DRAWN_KEPT)
 
 
 class Own(NamedTuple):
-    """One viewer's own parts of the table, each drawn into its slot of the shared part."""
+    """One viewer's own parts of the table, each drawn into its slot of the shared part: the
+    head, the actions and the game's (``game``: the face's OWN_TEMPLATES slot -> HTML)."""
 
     head: str
     actions: str
-    game: str
+    game: dict[str, str]
 
     def text(self) -> str:
-        return self.head + self.actions + self.game
+        return self.head + self.actions + "".join(self.game.values())
 
 
 def shared_part(
@@ -86,9 +87,10 @@ def own_parts(
     with translation.override(lang), digit_style.override(style):
         ctx = rendering.own_context(state)
         ctx["oob"] = oob
-        game = ""
+        game = {}
         if ctx["own_view"] is not None:
-            game = render_to_string(ctx["own_template"], {**ctx, "g": ctx["own_view"]})
+            mine = {**ctx, "g": ctx["own_view"]}
+            game = {slot: render_to_string(t, mine) for slot, t in ctx["own_templates"].items()}
         return Own(
             render_to_string("games/_own_head.html", ctx),
             render_to_string("games/_own_actions.html", ctx),

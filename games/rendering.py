@@ -203,7 +203,14 @@ def shared_context(state: dict[str, Any]) -> dict[str, Any]:
     any_empty = any(s["empty"] for s in seats)
     played, played_seats, _you = _played(state, seats)
     face = faces.get(table["game"])
-    game_view = face.table_view(view, played_seats, None) if view is not None else None
+    game_view = None
+    if view is not None:
+        game_view = face.table_view(view, played_seats, None)
+        # The end screen's recap of a finished match (selectors.match_recap: only once the
+        # match is over and its secret revealed), in words, by the game's own face.
+        recap = played.get("recap") if played else None
+        if face.recap_words is not None:
+            game_view["match_recap"] = face.recap_words(recap, played_seats) if recap else None
     return {
         "state": state,
         "t": table,
@@ -258,11 +265,6 @@ def own_context(state: dict[str, Any]) -> dict[str, Any]:
             own_view["moves"] = []
             if "mine" in own_view:
                 own_view["mine"] = False
-        # The end screen's recap of a finished match (selectors.match_recap: only once the
-        # match is over and its secret revealed), in words, by the game's own face.
-        recap = played.get("recap") if played else None
-        if face.recap_words is not None:
-            own_view["match_recap"] = face.recap_words(recap, played_seats) if recap else None
     turn = view["turn"] if playing and view else None
     return {
         "state": state,
@@ -298,7 +300,7 @@ def own_context(state: dict[str, Any]) -> dict[str, Any]:
         "turn_away": turn is not None
         and any(s["number"] == turn and s.get("away_until") for s in seats),
         "own_view": own_view,
-        "own_template": face.OWN_TEMPLATE,
+        "own_templates": face.OWN_TEMPLATES,
     }
 
 

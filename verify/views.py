@@ -198,7 +198,12 @@ def _replay_context(found, data: dict) -> dict:
     }
     # The part a seat's page draws for itself, drawn here for no seat, in the shared part's slot
     # as the table page has it (games/frames.py).
-    ctx["own"] = {"game": render_to_string(face.OWN_TEMPLATE, {**ctx, "g": own_view})}
+    ctx["own"] = {
+        "game": {
+            slot: render_to_string(template, {**ctx, "g": own_view})
+            for slot, template in face.OWN_TEMPLATES.items()
+        }
+    }
     return ctx
 
 

@@ -21,10 +21,11 @@ class Face(Protocol):
 
     NAME: Any  # the game's name in the active language (a lazy text)
     # The templates of the game's part of a table (games/frames.py): TEMPLATE what every viewer
-    # shares, drawn from ``table_view`` of the spectator view, with the slot OWN_TEMPLATE's one
-    # root element (a seat's own part, from ``own_view``) is swapped into by its id.
+    # shares, drawn from ``table_view`` of the spectator view, with a slot for each of
+    # OWN_TEMPLATES (slot name -> template): a seat's own parts, from ``own_view``, each one
+    # element swapped into its slot by its id.
     TEMPLATE: str
-    OWN_TEMPLATE: str
+    OWN_TEMPLATES: dict[str, str]
     RULES: str  # the game's rules in short, in the table's "More" sheet: games/rules/<game>.html
     STYLESHEET: str  # its part of the stylesheet (static/css/<game>.css), after css/table.css
     # Its table page's own scripts (static paths), in the order they run: classic deferred

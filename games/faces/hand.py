@@ -25,7 +25,7 @@ from games.faces.hand_seats import seats_round_the_felt
 
 NAME = gettext_lazy("Hand")
 TEMPLATE = "games/views/hand.html"  # the part every viewer shares
-OWN_TEMPLATE = "games/views/hand_own.html"  # a seat's own, into the shared part's slot
+OWN_TEMPLATES = {"mine": "games/views/hand_own.html"}  # a seat's own, into TEMPLATE's slot
 RULES = "games/rules/hand.html"
 STYLESHEET = "css/hand.css"  # linked after css/table.css by the pages that draw a Hand table
 # The table page's Hand scripts, in the order they run: the meld rules, then the shared state

@@ -24,10 +24,9 @@ from games.faces.jakaro_board import board_svg, last_marbles, marbles_svg, team_
 from games.jakaro.guide import explain
 
 NAME = gettext_lazy("Jakaro")
-# The board is still drawn for each seat, turned to its colour (issue 58's next step: drawn once
-# and turned by the page): the part every viewer shares holds only the slot it goes into.
-TEMPLATE = "games/views/jakaro_slot.html"
-OWN_TEMPLATE = "games/views/jakaro.html"
+TEMPLATE = "games/views/jakaro.html"  # the part every viewer shares, turned by the page
+# A seat's own parts, each into its slot of TEMPLATE (games/frames.py).
+OWN_TEMPLATES = {"side": "games/views/jakaro_side.html", "moves": "games/views/jakaro_moves.html"}
 RULES = "games/rules/jakaro.html"
 STYLESHEET = "css/jakaro.css"  # linked after css/table.css by the pages that draw a board
 # The table page's Jakaro scripts, in the order they run: the board as drawn, the choices and
@@ -172,13 +171,8 @@ def stuck_words(why: dict[str, dict[str, str]]) -> list[dict[str, str]]:
 
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """The Jakaro part every viewer shares (views/jakaro_slot.html): for now, nothing but the
-    slot of the seat's own part."""
-    return {}
-
-
-def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """A seat's Jakaro view as templates/games/views/jakaro.html draws it."""
+    """The Jakaro part every viewer shares, as templates/games/views/jakaro.html draws it:
+    from a watcher's view (``you`` None), the board as a watcher sees it (the page turns it)."""
     starts = view.get("starts") or []
     board = []
     for seat, marbles in enumerate(view.get("marbles") or []):
@@ -187,8 +181,6 @@ def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None)
             {
                 "seat": seat,
                 "name": named(seats, seat),
-                "you": seat == you,
-                "partner": seat == view.get("partner"),
                 "marbles": [
                     {"n": i + 1, "where": _jakaro_pos(p, start), "home": p >= 76, "base": p < 0}
                     for i, p in enumerate(marbles)
@@ -207,23 +199,43 @@ def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None)
             "burned": card_face(last["burned"]) if last.get("burned") else None,
             "burn": last["action"].startswith("burn10"),
         }
-    actor = you if you is not None else -1
     winner = view.get("winner")
+    players = view.get("players", 2)
+    winners = None
+    if winner is not None:
+        members = [s for s in range(players) if team_of(players, s) == winner]
+        winners = [named(seats, s) for s in members]
+    svg = board_svg(view, seats)
+    return {
+        "players": players,
+        "partners": players == 4,
+        "board": board,
+        "svg": svg,
+        "marbles_svg": marbles_svg(svg["marbles"], last_marbles(last), None),
+        "discard": [card_item(c) for c in (view.get("discard") or [])],
+        "deck_left": view.get("deck_left"),
+        "deck_no": view.get("deck_no"),
+        "last": last_words,
+        "winner": winner,
+        "winners": winners,
+        "winners_words": names_words(winners) if winners else "",
+    }
+
+
+def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
+    """One seat's own part of the Jakaro table, as views/jakaro_side.html and jakaro_moves.html
+    draw it: its cards, its moves and their words, and its view for the page's scripts."""
+    actor = you if you is not None else -1
     help_ = explain(view)
     players = view.get("players", 2)
     why_words = {
         card: {ref: str(WHY_WORDS.get(code, code)) for ref, code in reasons.items()}
         for card, reasons in help_["why"].items()
     }
-    hand = [card_face(c) for c in view.get("hand") or []]
     legal = list(view["legal"])
     stuck = bool(legal) and all(a.startswith("discard ") for a in legal)
     nxt = (you + 1) % players if you is not None else None
     controls = view.get("controls")
-    winners = None
-    if winner is not None:
-        members = [s for s in range(players) if team_of(players, s) == winner]
-        winners = [named(seats, s) for s in members]
     client = {
         "seat": you,
         "players": players,
@@ -235,27 +247,12 @@ def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None)
         "why": why_words,
         "labels": {a: jakaro_label(a, actor, seats) for a in legal},
     }
-    svg = board_svg(view, seats, you)
-    partner_now = you is not None and controls is not None and controls != you
     return {
-        "hand": hand,
-        "board": board,
-        "svg": svg,
-        "marbles_svg": marbles_svg(
-            svg["marbles"], last_marbles(last), controls if partner_now else None
-        ),
-        "discard": [card_item(c) for c in (view.get("discard") or [])],
-        "deck_left": view.get("deck_left"),
-        "deck_no": view.get("deck_no"),
-        "last": last_words,
-        "last_marbles": last_marbles(last),
-        "winner": winner,
-        "winners": winners,
-        "winners_words": names_words(winners) if winners else "",
+        "hand": [card_face(c) for c in view.get("hand") or []],
         "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
         "stuck": stuck,
         "stuck_why": stuck_words(help_["why"]) if stuck else [],
-        "partner_now": partner_now,
+        "partner_now": you is not None and controls is not None and controls != you,
         "partner_name": named(seats, controls) if controls is not None else None,
         "next_name": named(seats, nxt) if nxt is not None else None,
         "client": client,

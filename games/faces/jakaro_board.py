@@ -1,8 +1,10 @@
 """The Jakaro board as an SVG drawn by the server, as numbers, so it shows with no script at all;
 the page's scripts (static/js/jakaro*.js) only add the taps. The track is a ring of 20 × 20 cells
-(76 squares: 19 a side), the viewer's start at the bottom middle; a colour's quarter is the
+(76 squares: 19 a side), the first colour's start at the bottom middle; a colour's quarter is the
 bottom one turned by a quarter turn per colour, so every colour's start, base and home column
-sit the same way on its side, as on the wooden board."""
+sit the same way on its side, as on the wooden board. It is drawn once for everyone at the table
+(games/frames.py), as a watcher sees it; a seat's page turns it so that its colour is at the
+bottom (static/js/jakaro.js, turnBoard)."""
 
 from __future__ import annotations
 
@@ -77,6 +79,14 @@ def _label_cell(q: int) -> tuple[float, float]:
     return px, py - LABEL_GAP if q % 4 == 0 else py + LABEL_GAP
 
 
+# Where a quarter's name goes, by quarter turns from the viewer's quarter: "x y" each, for the
+# page that turns the board (the name is not turned with it: it reads across the screen).
+LABELS_AT = ",".join(
+    f"{_num(x * CELL + CELL / 2)} {_num(y * CELL + CELL / 2)}"
+    for x, y in map(_label_cell, range(4))
+)
+
+
 def colour_of(players: int, seat: int) -> int:
     """A seat's colour: four seats take the four, two take opposite ones."""
     return seat if players == 4 else seat * 2
@@ -100,33 +110,30 @@ def _marble_words(colour: int, pos: int) -> str:
     return _("%(marble)s on square %(n)s") % {"marble": marble, "n": digits(pos)}
 
 
-def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """Everything the SVG needs: squares, home columns, bases, marbles and labels, placed."""
+def board_svg(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict:
+    """Everything the SVG needs: squares, home columns, bases, marbles and labels, placed as a
+    watcher sees them (seat 0's colour at the bottom); the page turns them for its own seat
+    (static/js/jakaro.js, turnBoard), with each name where ``labels_at`` says its quarter goes."""
     players = view["players"]
     flat = [p for ms in view["marbles"] for p in ms]
-    viewer = colour_of(players, you if you is not None and you < players else 0)
     in_play = {colour_of(players, s): s for s in range(players)}
     counts = view.get("hand_counts") or []
-    my_team = team_of(players, you) if you is not None else None
     lang, style = get_language(), current_digits()
-    squares, track = _track(viewer, tuple(sorted(in_play)), lang, style)
+    squares, track = _track(0, tuple(sorted(in_play)), lang, style)
     quarters = []
     marbles = []
     for colour, seat in sorted(in_play.items()):
         row = next((s for s in seats if s["number"] == seat), {})
         name = row.get("short") or named(seats, seat)
-        fixed = _quarter_fixed(colour - viewer, seat, lang, style)
+        fixed = _quarter_fixed(colour, seat, lang, style)
         homes, bases = fixed["homes"], fixed["bases"]
         count = counts[seat] if seat < len(counts) else 0
-        team = team_of(players, seat)
         quarters.append(
             {
                 **fixed["shown"],
                 "colour": colour,
                 "fill": COLOURS[colour],
                 "name": name,
-                "you": seat == you,
-                "ours": my_team is not None and team == my_team,
                 "turn": view.get("turn") == seat,
                 "count": count,
                 "connected": row.get("connected"),
@@ -136,7 +143,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                 # The home squares, each named with its player's name.
                 "homes_svg": mark_safe(escape(name).join(fixed["homes_around"])),
                 # Card backs in a row under the name.
-                "backs_svg": _backs_svg(colour - viewer, count),
+                "backs_svg": _backs_svg(count),
             }
         )
         for k in range(4):
@@ -160,7 +167,13 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
                     "label": _marble_label(colour, pos, lang, style),
                 }
             )
-    return {"squares": squares, "track": track, "quarters": quarters, "marbles": marbles}
+    return {
+        "squares": squares,
+        "track": track,
+        "quarters": quarters,
+        "marbles": marbles,
+        "labels_at": LABELS_AT,
+    }
 
 
 # The SVG of the many small shapes (bases, homes, card backs, marbles) is written here rather
@@ -171,7 +184,7 @@ def board_svg(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None
 @functools.lru_cache(maxsize=1024)
 def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str, Any]:
     """What of a seat's quarter depends only on where it lies (``q`` quarter turns from the
-    viewer's), the seat, the language and digits: what its template shows (``shown``: places,
+    bottom), the seat, the language and digits: what its template shows (``shown``: places,
     the SVG of its bases), its homes' and bases' places, and the SVG of its home squares around
     where its player's name goes (``homes_around``). The same at every table, so made once per
     process, not per seat and move."""
@@ -189,9 +202,6 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
         "dot": _xy(*_turn(16.2, 14.4, q)),
         "count_at": _xy(*_turn(16.2, 13.2, q)),
         "label": _xy(lx, ly),
-        # "partner", under the card backs: a partner sits across, where that is the side
-        # towards the middle of the board.
-        "partner_at": _num(ly * CELL + CELL / 2 + 36),
         "bases_svg": mark_safe(
             "".join(f'<circle class="jk-hole" cx="{b["x"]}" cy="{b["y"]}" r="8" />' for b in bases)
         ),
@@ -212,14 +222,12 @@ def _quarter_fixed(q: int, seat: int, lang: str | None, style: str) -> dict[str,
     }
 
 
-@functools.lru_cache(maxsize=256)
-def _backs_svg(q: int, count: int) -> SafeString:
-    """A quarter's ``count`` card backs in a row under its name."""
-    lx, ly = _label_cell(q)
+@functools.lru_cache(maxsize=64)
+def _backs_svg(count: int) -> SafeString:
+    """A quarter's ``count`` card backs in a row under its name (placed from the name)."""
     return mark_safe(
         "".join(
-            f'<rect x="{_num(lx * CELL + CELL / 2 - 24 + 8 * i)}" y="{_num(ly * CELL + 16)}" '
-            'width="7" height="10" rx="1.5" />'
+            f'<rect x="{_num(-24 + 8 * i)}" y="6.0" width="7" height="10" rx="1.5" />'
             for i in range(count)
         )
     )

@@ -28,6 +28,56 @@
   // Off unless the player turns them on: a soft tick when marbles move, two notes for your turn.
   const sound = (name) => stored(KEY_SOUNDS) && Sahrat.sound(name);
 
+  // ------------------------------------------------------------------------------ turned
+
+  // The board is drawn once for everyone at the table (games/frames.py), seat 0's colour at the
+  // bottom. The page turns it for the seat whose view it shows: the board's groups (.jk-turn) a
+  // quarter turn per colour about its middle with their words kept upright, each name where
+  // its quarter then lies (.jk-labels' data-at, by quarter turns from the viewer's), "you", the
+  // partner and the two sides marked, and the marbles of a finished partner it moves marked.
+  const colourOf = (players, seat) => (players === 4 ? seat : seat * 2);
+  const teamOf = (players, seat) => (players === 4 ? seat % 2 : seat);
+  const setTurn = (el, value) => (value ? el.setAttribute("transform", value) : el.removeAttribute("transform"));
+
+  function turnBoard() {
+    const root = document.getElementById("jakaro");
+    const live = document.getElementById("table-live");
+    const svg = root?.querySelector(".jk-board");
+    if (!svg || !live) return;
+    const players = Number(svg.dataset.players);
+    const seen = live.dataset.viewSeat;
+    const you = seen === undefined || Number(seen) >= players ? null : Number(seen);
+    const turns = you === null ? 0 : colourOf(players, you);
+    for (const g of svg.querySelectorAll(".jk-turn")) setTurn(g, turns && `rotate(${90 * turns} 200 200)`);
+    for (const t of svg.querySelectorAll(".jk-upright, .jk-nums text")) {
+      setTurn(t, turns && `rotate(${-90 * turns} ${t.getAttribute("x")} ${t.getAttribute("y")})`);
+    }
+    const labels = svg.querySelector(".jk-labels");
+    const at = labels ? labels.dataset.at.split(",") : [];
+    for (const label of svg.querySelectorAll(".jk-label")) {
+      setTurn(label, `translate(${at[(Number(label.dataset.colour) - turns + 4) % 4]})`);
+    }
+    const team = you === null ? null : teamOf(players, you);
+    for (const el of root.querySelectorAll(".jk-quarter[data-seat], .jk-label[data-seat], .board > li[data-seat]")) {
+      const seat = Number(el.dataset.seat);
+      const ours = team !== null && teamOf(players, seat) === team;
+      el.classList.toggle("you", seat === you);
+      el.classList.toggle("partner", ours && seat !== you);
+      if (el.classList.contains("jk-quarter")) {
+        el.classList.toggle("ours", ours);
+        el.classList.toggle("theirs", !ours);
+      }
+    }
+    const dataEl = document.getElementById("jakaro-data");
+    const controls = dataEl ? JSON.parse(dataEl.textContent).controls : null;
+    const moved = you !== null && controls !== null && controls !== you ? controls : null;
+    for (const m of svg.querySelectorAll(".jk-marble")) {
+      m.classList.toggle("controlled", moved !== null && Number(m.dataset.seat) === moved);
+    }
+  }
+  turnBoard();
+  Sahrat.afterFrame("turn-game", turnBoard);
+
   // ------------------------------------------------------------------------------ setup
 
   function setup() {

@@ -100,6 +100,11 @@
       layer.setAttribute("aria-hidden", "true");
       ui.svg.append(layer); // last: drawn over everything, so it takes the taps
     }
+    // Turned as the board is (static/js/jakaro.js, turnBoard): its circles are placed from the
+    // targets' own cx and cy.
+    const turned = ui.svg.querySelector(".jk-turn")?.getAttribute("transform");
+    if (turned) layer.setAttribute("transform", turned);
+    else layer.removeAttribute("transform");
     const width = ui.svg.getBoundingClientRect().width;
     const perUnit = width > 0 ? width / 400 : 1; // CSS px per SVG unit (viewBox 400)
     const r = Math.max(8, HIT_PX / 2 / perUnit);
