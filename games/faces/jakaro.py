@@ -236,6 +236,7 @@ def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None)
     stuck = bool(legal) and all(a.startswith("discard ") for a in legal)
     nxt = (you + 1) % players if you is not None else None
     controls = view.get("controls")
+    labels = {a: jakaro_label(a, actor, seats) for a in legal}  # each move's words, made once
     client = {
         "seat": you,
         "players": players,
@@ -245,11 +246,11 @@ def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None)
         "after": help_["after"],
         "targets": help_["targets"],
         "why": why_words,
-        "labels": {a: jakaro_label(a, actor, seats) for a in legal},
+        "labels": labels,
     }
     return {
         "hand": [card_face(c) for c in view.get("hand") or []],
-        "moves": [{"action": a, "label": jakaro_label(a, actor, seats)} for a in legal],
+        "moves": [{"action": a, "label": labels[a]} for a in legal],
         "stuck": stuck,
         "stuck_why": stuck_words(help_["why"]) if stuck else [],
         "partner_now": you is not None and controls is not None and controls != you,

@@ -12,7 +12,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from realtime.delta import PIECES, PREFIX, DeltaEncoder, pieces, rebuild
+import pytest
+
+from realtime.delta import PIECES, PREFIX, DeltaEncoder, Shared, delta_ops, pieces, rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TESTS = Path(__file__).with_name("frame_delta.test.mjs")
@@ -85,6 +87,34 @@ def test_a_frame_unlike_the_last_goes_whole_and_a_reset_sends_the_next_whole():
     assert encoder.encode(other) == other  # nothing in common: the delta would be longer
     encoder.reset()
     assert encoder.encode(other) == other
+
+
+def test_a_shared_head_and_each_sockets_rest_rebuild_as_one_frame(monkeypatch):
+    """Issue 58: a frame is the part every viewer shares (one ``Shared`` per change in a
+    process) and each socket's own rest; the page rebuilds the whole as before, and the head's
+    delta is made once for every socket that had the same last head."""
+    rnd = random.Random(58)
+    made = []
+    real = delta_ops
+    monkeypatch.setattr("realtime.delta.delta_ops", lambda *a: made.append(1) or real(*a))
+    sockets = [DeltaEncoder() for _ in range(3)]
+    lasts = [""] * 3
+    head = Shared(frame(rnd, 20))
+    for _ in range(30):
+        if rnd.random() < 0.8:
+            head = Shared(edited(rnd, head.text) if rnd.random() < 0.9 else frame(rnd, 20))
+        made.clear()
+        for k, encoder in enumerate(sockets):
+            rest = f'<div id="own-{k}">{rnd.choice(WORDS)}</div>' + frame(rnd, 3)
+            message = encoder.encode(rest, head)
+            whole = head.text + rest
+            got = rebuild(lasts[k], message) if lasts[k] else message
+            assert got == whole
+            lasts[k] = whole
+        # Each socket's rest is its own delta; the head's, once for all three (or none: whole).
+        assert len(made) <= len(sockets) + 1
+    with pytest.raises(ValueError):
+        Shared("<p>ends with text")  # its pieces would not end where the rest's begin
 
 
 def test_the_pages_script_rebuilds_what_the_server_meant_under_node(tmp_path: Path):
