@@ -149,6 +149,8 @@ class TableConsumer(SahratConsumer):
         )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        # ``event`` is the one object every socket of this process is handed (decoded once:
+        # realtime/channel_layer.py): read it, never change it.
         await self.send_state(event.get("public"))
 
     async def notice(self, event: dict[str, Any]) -> None:
