@@ -8,6 +8,7 @@ from typing import Any
 from cachetools import FIFOCache
 
 from games.models import ChatMessage, Table
+from games.picture import ChatLine
 from games.viewers import CHAT_SHOWN
 
 
@@ -23,25 +24,24 @@ def chat_line(line: ChatMessage) -> dict[str, Any]:
     }
 
 
-def _last_lines(query: Any) -> list[list[Any]]:
-    """The last CHAT_SHOWN lines of ``query``, oldest first, as ``[id, team, line, user id,
-    watchers]`` (the writer's id stays on the server: it hides a blocked player's lines)."""
+def _last_lines(query: Any) -> tuple[ChatLine, ...]:
+    """The last CHAT_SHOWN lines of ``query``, oldest first (the writer's id stays on the
+    server: it hides a blocked player's lines)."""
     lines = list(query.select_related("user").order_by("-at", "-pk")[:CHAT_SHOWN])[::-1]
-    return [[line.pk, line.team, chat_line(line), line.user_id, line.watchers] for line in lines]
+    return tuple(ChatLine(chat_line(m), m.team, m.user_id, m.watchers) for m in lines)
 
 
 # (table pk, chat_seq, teams) -> lines. A table's chat changes far less often than its match,
 # and every change bumps Table.chat_seq, so an entry never goes stale; old ones are dropped.
 CHAT_CACHE_SIZE = 4096
-_chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], list[list[Any]]] = FIFOCache(
+_chat_cache: FIFOCache[tuple[int, int, tuple[int, ...]], tuple[ChatLine, ...]] = FIFOCache(
     maxsize=CHAT_CACHE_SIZE
 )
 
 
-def chat_lines(table: Table, teams: tuple[int, ...]) -> list[list[Any]]:
+def chat_lines(table: Table, teams: tuple[int, ...]) -> tuple[ChatLine, ...]:
     """The last lines of the table's chat, of the watchers' chat and of each of ``teams``'
-    chats, as ``[id, team, line, user id, watchers]``, read from the database once per change
-    of the chat (Table.chat_seq)."""
+    chats, read from the database once per change of the chat (Table.chat_seq)."""
     ident = (table.pk, table.chat_seq, teams)
     lines = _chat_cache.get(ident)
     if lines is None:

@@ -20,6 +20,7 @@ from django.conf import settings
 import games
 from games import frames, presence, rendering, selectors, services, snapshots, viewers
 from games.models import Table
+from games.picture import TablePicture, received
 from language import digits
 from language.errors import PlayerError
 from realtime import groups
@@ -149,7 +150,11 @@ class TableConsumer(SahratConsumer):
         )
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.send_state(event.get("public"))
+        # ``event`` is the one object every socket of this process is handed (decoded once:
+        # realtime/channel_layer.py), and so is the picture made from it (games/picture.py,
+        # ``received``): read them, never change them.
+        wire = event.get("picture")
+        await self.send_state(None if wire is None else received(wire))
 
     async def notice(self, event: dict[str, Any]) -> None:
         """A notice for this player (social/invitations.py), on whatever page they have open."""
@@ -173,15 +178,15 @@ class TableConsumer(SahratConsumer):
     async def _read_hides(self) -> None:
         self._hidden, self._chat_off = await db(viewers.chat_hides)(self.user, self.table)
 
-    async def send_state(self, public: dict[str, Any] | None = None) -> None:
-        """Send this viewer's whole state: from ``public`` (what a "table changed" event
-        carries) and the shared snapshot when there is one, else read from the database."""
+    async def send_state(self, table: TablePicture | None = None) -> None:
+        """Send this viewer's whole state: from the ``table``'s picture (what a "table changed"
+        event carries) and the shared snapshot when there is one, else read from the
+        database."""
         picture = None
-        if public is not None:
-            read_at = public.get("_read_at", 0.0)
-            if (public["match"]["number"], public["match"]["seq"], read_at) < self._sent:
+        if table is not None:
+            if (table.match["number"], table.match["seq"], table.read_at) < self._sent:
                 return  # an older change arriving late: the newer state is already shown
-            picture = await self._picture_from(public)
+            picture = await self._picture_from(table)
         if picture is None:
             # The table read again: the row this socket loaded when it opened is old (its
             # chat_seq, which keys the chat lines read, and its status).
@@ -236,27 +241,27 @@ class TableConsumer(SahratConsumer):
             self._later.popleft()
             await self._send_picture(picture)
 
-    async def _picture_from(self, public: dict[str, Any]) -> Picture | None:
+    async def _picture_from(self, table: TablePicture) -> Picture | None:
         """The viewer's picture without the database: only their own seat's view is made here,
         from the match state every socket of this process shares; None if it is missing."""
         view = state = engine = None
-        snap = public["_snapshot"]
+        snap = table.snapshot
         if snap is not None:
-            state = await snapshots.load(snap["game"], snap["match"], snap["seq"])
+            state = await snapshots.load(snap.game, snap.match, snap.seq)
             if state is None:
                 return None
-            engine = games.get(snap["game"])
-            mine = viewers.view_seat(public, self.user.pk)
+            engine = games.get(snap.game)
+            mine = table.view_seat_of(self.user.pk)
             view = engine.spectator_view(state) if mine is None else engine.view(state, mine)
         creator = self.table.created_by_id
-        own = viewers.viewer_state(public, self.user, creator, view, self._hidden, self._chat_off)
+        own = viewers.viewer_state(table, self.user, creator, view, self._hidden, self._chat_off)
 
         def shared() -> dict[str, Any]:
             # A watcher's state: made only by the first socket of this process to draw it.
             spectator = engine.spectator_view(state) if engine is not None else None
-            return viewers.viewer_state(public, None, creator, spectator)
+            return viewers.viewer_state(table, None, creator, spectator)
 
-        change = (self.table.pk, public["match"]["id"], public.get("_read_at", 0.0))
+        change = (self.table.pk, table.match["id"], table.read_at)
         return Picture(own, change, shared)
 
     async def send_json(self, payload: dict[str, Any]) -> None:

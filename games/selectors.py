@@ -22,7 +22,8 @@ from games.chat_lines import chat_lines
 from games.contract import Game
 from games.kept_queries import KeptQuery
 from games.models import Match, MatchAction, MatchSeed, Seat, Table
-from games.viewers import chat_hides, view_seat, viewer_state
+from games.picture import SeatRow, SnapshotRef, TablePicture
+from games.viewers import chat_hides, viewer_state
 from standing import ratings, reputation
 from standing.selectors import reputation_of
 from wallet.selectors import coins_by_seat
@@ -192,15 +193,15 @@ def match_coins(match: Match) -> dict[str, int] | None:
     return _coins[ident]
 
 
-def public_and_shown(
+def picture_and_shown(
     table: Table,
     *,
     seats: list[Seat] | None = None,
     match: Match | None = None,
     seeds: list[MatchSeed] | None = None,
-) -> tuple[dict[str, Any], Match]:
-    """``table_public`` and the match whose view the table shows. A service that already holds
-    the rows (the seats with their users, the current match and its seeds, all as its
+) -> tuple[TablePicture, Match]:
+    """``table_picture`` and the match whose view the table shows. A service that already
+    holds the rows (the seats with their users, the current match and its seeds, all as its
     transaction left them) passes them in, so a move's broadcast reads nothing more."""
     # When the reading began: of two reads of the same move, the later one saw every commit the
     # earlier one saw (a seat's presence, a chat line), so its picture is the one to keep.
@@ -216,10 +217,10 @@ def public_and_shown(
     engine = game_of(table)
     options = engine.parse_options(table.options)
     mode = ratings.mode_of(table.game, table.options)
-    seat_teams = [team_of(engine, options, s.number) for s in seats]
-    lines = chat_lines(table, tuple(sorted({t for t in seat_teams if t is not None})))
-    public = {
-        "table": {
+    rows = tuple(SeatRow(s.user_id, team_of(engine, options, s.number)) for s in seats)
+    teams = tuple(sorted({r.team for r in rows if r.team is not None}))
+    picture = TablePicture(
+        table={
             "id": table.public_id,
             "game": table.game,
             "options": table.options,
@@ -229,28 +230,20 @@ def public_and_shown(
             "status": table.status,
             "seats": [_seat_row(s, mode) for s in seats],
         },
-        "match": match_public(match, seeds),
-        "shown": _shown_public(shown, seats) if shown.pk != match.pk else None,
-        # For the server only (viewer_state never sends these): who sits where, each seat's
-        # team, the chat lines each team may read, and the snapshot the views come from.
-        "_seat_users": [s.user_id for s in seats],
-        # Who sat where in the match shown between matches (the players have moved one seat
-        # since: the deal moves on), None when the seats are still as it ended.
-        "_shown_users": (
-            [r["user"] for r in shown.seating] if shown.pk != match.pk and shown.seating else None
-        ),
-        "_seat_teams": seat_teams,
-        "_read_at": read_at,
-        # Who gave up a seat in the match or the one shown: they are told so (viewer_state).
-        "_left_users": sorted({r["user"] for m in {match, shown} for r in m.leavers}),
-        "_chat": lines,
-        "_snapshot": (
-            {"game": shown.game, "match": shown.public_id, "seq": shown.seq}
-            if shown.snapshot
+        match=match_public(match, seeds),
+        shown=_shown_public(shown, seats) if shown.pk != match.pk else None,
+        seats=rows,
+        shown_users=(
+            tuple(r["user"] for r in shown.seating)
+            if shown.pk != match.pk and shown.seating
             else None
         ),
-    }
-    return public, shown
+        left_users=frozenset(r["user"] for m in {match, shown} for r in m.leavers),
+        chat=chat_lines(table, teams),
+        snapshot=SnapshotRef(shown.game, shown.public_id, shown.seq) if shown.snapshot else None,
+        read_at=read_at,
+    )
+    return picture, shown
 
 
 def _shown_public(shown: Match, seats: list[Seat]) -> dict[str, Any]:
@@ -274,11 +267,11 @@ def _shown_public(shown: Match, seats: list[Seat]) -> dict[str, Any]:
     return public
 
 
-def table_public(table: Table) -> dict[str, Any]:
+def table_picture(table: Table) -> TablePicture:
     """What every viewer of the table shares, read once per change (the "table changed" event
     carries it); ``viewer_state`` adds one viewer's own part. Holds no hand and no secret before
-    its reveal. Keys starting with "_" are for the server only and never sent."""
-    return public_and_shown(table)[0]
+    its reveal."""
+    return picture_and_shown(table)[0]
 
 
 def table_mark(table: Table) -> tuple[str, int] | None:
@@ -295,17 +288,17 @@ def table_state(table: Table, user: Any) -> dict[str, Any]:
 def table_states(table: Table, user: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """``table_state`` for ``user``, and for a watcher: what the part of the table every viewer
     shares is drawn from (games/frames.py), from one reading."""
-    public, shown = public_and_shown(table)
+    picture, shown = picture_and_shown(table)
     view = spectator = None
     if shown.snapshot:
         engine = game_of(shown)
         state = load_state(shown)
-        mine = view_seat(public, getattr(user, "pk", None))
+        mine = picture.view_seat_of(getattr(user, "pk", None))
         spectator = engine.spectator_view(state)
         view = spectator if mine is None else engine.view(state, mine)
     return (
-        viewer_state(public, user, table.created_by_id, view, *chat_hides(user, table)),
-        viewer_state(public, None, table.created_by_id, spectator),
+        viewer_state(picture, user, table.created_by_id, view, *chat_hides(user, table)),
+        viewer_state(picture, None, table.created_by_id, spectator),
     )
 
 

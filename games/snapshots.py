@@ -8,7 +8,7 @@ first socket of each server process that needs it reads it once; the others of t
 share the loaded state (``load``). Each socket then asks the engine for its own seat's view.
 
 The snapshot holds every hand, so it goes only to this key, never into a group's message (the
-"table changed" event carries what every viewer may see: games.selectors.table_public).
+"table changed" event carries what every viewer may see: games/picture.py).
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.picture import TablePicture
+
 CHAT_SHOWN = 30  # the lines of chat a viewer is shown
 
 
@@ -68,58 +70,37 @@ def with_own_lines(frame: dict[str, Any], own: dict[int, dict[str, Any]]) -> dic
     return {**frame, "chat": lines[-CHAT_SHOWN:]}
 
 
-def viewer_seat(public: dict[str, Any], user_id: Any) -> int | None:
-    """The viewer's seat number, or None for a watcher."""
-    if user_id is None:
-        return None
-    for number, seated in enumerate(public["_seat_users"]):
-        if seated == user_id:
-            return number
-    return None
-
-
-def view_seat(public: dict[str, Any], user_id: Any) -> int | None:
-    """The seat whose view the viewer is shown: theirs in the match on the table, which
-    between matches is the one just played, where they may have sat one seat on (None: they
-    did not play it, and see it as a watcher)."""
-    played = public.get("_shown_users")
-    if played is None:
-        return viewer_seat(public, user_id)
-    if user_id is None or user_id not in played:
-        return None
-    return played.index(user_id)
-
-
 def viewer_state(
-    public: dict[str, Any],
+    picture: TablePicture,
     user: Any,
     creator_id: Any,
     view: dict[str, Any] | None,
     hidden: frozenset[int] = frozenset(),
     off: bool = False,
 ) -> dict[str, Any]:
-    """One viewer's picture from the shared part: their seat, the chat they may read (a
+    """One viewer's state from the table's ``picture``: their seat, the chat they may read (a
     player: the table's, their team's, and the watchers' between rounds; a watcher: the
     table's and the watchers'; never the lines of ``hidden``, the players they blocked or
     muted, and none at all while ``off``, their panic switch) and ``view``, the game's view
-    for their seat (or the spectator view), which the caller makes."""
+    for their seat (or the spectator view), which the caller makes. The picture's parts are
+    shared by every viewer: copied where this viewer's differs, never changed."""
     user_id = getattr(user, "pk", None)
-    mine = viewer_seat(public, user_id)
-    team = None if mine is None else public["_seat_teams"][mine]
+    mine = picture.seat_of(user_id)
+    team = None if mine is None else picture.seats[mine].team
     # The players read the watchers' chat only between rounds and matches (docs/social.md).
-    in_round = public["match"]["status"] == "playing" and (view or {}).get("status") != (
-        "round_over"
+    in_round = picture.match["status"] == "playing" and (view or {}).get("status") != ("round_over")
+    lines = sorted(
+        (
+            line
+            for line in picture.chat
+            if not off
+            and (line.team is None or line.team == team)
+            and line.user_id not in hidden
+            and not (line.watchers and mine is not None and in_round)
+        ),
+        key=lambda line: line.order,
     )
-    lines = [
-        line
-        for line in public["_chat"]
-        if not off
-        and (line[1] is None or line[1] == team)
-        and line[3] not in hidden
-        and not (line[4] and mine is not None and in_round)
-    ]
-    lines.sort(key=lambda line: (line[2]["at"], line[0]))
-    table = dict(public["table"])
+    table = dict(picture.table)
     seats = table.pop("seats")
     table["creator"] = creator_id == user_id
     table["seats"] = seats
@@ -127,15 +108,15 @@ def viewer_state(
         "table": table,
         "you": {
             "seat": mine,
-            "left": user_id is not None and user_id in public["_left_users"],
+            "left": user_id is not None and user_id in picture.left_users,
             # Their seat in the match whose view this is (between matches, the one played).
-            "view_seat": view_seat(public, user_id),
+            "view_seat": picture.view_seat_of(user_id),
             # Every chat hidden for them (the panic switch): the chat sheet says so.
             "chat_off": off,
         },
-        "match": public["match"],
-        "shown": public["shown"],
+        "match": picture.match,
+        "shown": picture.shown,
         "view": view,
-        "chat": [line[2] for line in lines[-CHAT_SHOWN:]],
+        "chat": [line.line for line in lines[-CHAT_SHOWN:]],
         "now": timezone.now().isoformat(),
     }

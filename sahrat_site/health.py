@@ -53,9 +53,17 @@ def check_channel_layer() -> None:
         channel = await layer.new_channel()
         token = uuid.uuid4().hex
         waiting = asyncio.ensure_future(layer.receive(channel))
-        await asyncio.sleep(0.05)  # the receive is now blocked in Redis
-        await layer.send(channel, {"type": "health.check", "token": token})
-        message = await waiting
+        try:
+            await asyncio.sleep(0.05)  # the receive is now blocked in Redis
+            await layer.send(channel, {"type": "health.check", "token": token})
+            message = await waiting
+        finally:
+            # A failed send (Redis unreachable) leaves the receive failed or waiting: ended and
+            # its error read here, not logged as "never retrieved" whenever the task is
+            # collected (in the tests, in whichever test runs then).
+            waiting.cancel()
+            if waiting.done() and not waiting.cancelled():
+                waiting.exception()
         if message.get("token") != token:
             raise RuntimeError("the channel layer returned another message")
 

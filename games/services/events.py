@@ -17,6 +17,7 @@ from django.db import transaction
 
 from games import selectors, snapshots
 from games.models import Match, MatchSeed, Seat, Table
+from games.picture import TablePicture
 from realtime import groups
 from realtime.groups import send as group_send  # the publishing is realtime's (every sender's)
 
@@ -53,20 +54,20 @@ def _seeds_of(match: Match) -> list[MatchSeed]:
 
 
 def broadcast(table: Table, match: Match, *, rows: RowsInHand | None = None) -> None:
-    """After commit: tell everyone at the table that it changed. The event carries what every
-    viewer shares (games.selectors.table_public: no hand, no secret before its reveal); the
-    match's snapshot goes to Redis for the sockets to make their own seat's view from
-    (games/snapshots.py). Never a hand in the group's message.
+    """After commit: tell everyone at the table that it changed. The event carries the table's
+    picture (games/picture.py: what every viewer shares, no hand, no secret before its reveal)
+    as plain data; the match's snapshot goes to Redis for the sockets to make their own seat's
+    view from (games/snapshots.py). Never a hand in the group's message.
 
     ``rows``: the rows a move's transaction already holds (its seats with their users, the match
-    it changed and that match's seeds). The shared part is then made from them now, inside the
+    it changed and that match's seeds). The picture is then made from them now, inside the
     transaction, with no query at all: a move is the commonest change, and re-reading the table
-    for it cost Daphne about a third of its CPU per move (bench.rooms). Without it the shared
-    part is read after commit."""
+    for it cost Daphne about a third of its CPU per move (bench.rooms). Without it the picture
+    is read after commit."""
     group, table_pk, seq, public_id = table.group, table.pk, match.seq, match.public_id
-    ready: tuple[dict[str, Any], Match] | None = None
+    ready: tuple[TablePicture, Match] | None = None
     if rows is not None:
-        ready = selectors.public_and_shown(table, seats=rows.seats, match=match, seeds=rows.seeds)
+        ready = selectors.picture_and_shown(table, seats=rows.seats, match=match, seeds=rows.seeds)
 
     def send() -> None:
         layer = get_channel_layer()
@@ -76,10 +77,10 @@ def broadcast(table: Table, match: Match, *, rows: RowsInHand | None = None) -> 
         try:
             # Re-read unless in hand: the caller's table row may predate what the transaction
             # changed.
-            public, shown = ready or selectors.public_and_shown(Table.objects.get(pk=table_pk))
+            picture, shown = ready or selectors.picture_and_shown(Table.objects.get(pk=table_pk))
             if shown.snapshot:
                 snapshots.publish(shown.public_id, shown.seq, shown.snapshot)
-            event["public"] = public
+            event["picture"] = picture.to_wire()
         except Exception as exc:  # the sockets read the table from the database instead
             log.warning("table %s: no shared state for the broadcast: %r", group, exc)
         group_send(layer, group, event)  # a lost one is repaired by the clients' seq rules

@@ -222,17 +222,35 @@ def _force_due(match: Match) -> None:
     [("jakaro", 0.0), ("hand", 0.0), ("jakaro", 0.02)],
 )
 async def test_every_frame_of_a_whole_match_shows_no_other_hand_and_no_early_secret(
-    game, watch_delay, table_2p, users, fast_clocks
+    game, watch_delay, table_2p, users, fast_clocks, monkeypatch
 ):
     # Bots answer at once here, far faster than any person: lift the per-socket frame limit, and
     # let no time-out (from a Celery worker another test started) play for the players.
     fast_clocks.WS_RATE_PER_S, fast_clocks.WS_RATE_BURST = 10_000, 10_000
     fast_clocks.TURN_SECONDS_OVERRIDE = 3600
     fast_clocks.WATCH_DELAY_S = watch_delay
+    # What goes over the channel layer to every process, as published.
+    published: list[str] = []
+    publish = services.events.group_send
+
+    def recorded(layer: Any, group: str, event: dict[str, Any]) -> None:
+        published.append(json.dumps(event))
+        publish(layer, group, event)
+
+    monkeypatch.setattr(services.events, "group_send", recorded)
     table = await database_sync_to_async(table_2p)(game)
     frames, latest, match = await _play_recording(table, users, users[4])
     assert match.status == Match.Status.FINISHED
     secret = match.secret
+    # The table's picture in every event while the match is played: no card (the views, which
+    # hold the hands, are made in each socket from the snapshot) and no secret.
+    pictures = [json.loads(e) for e in published if '"table.changed"' in e]
+    assert all("picture" in event for event in pictures)
+    during = [e for e in pictures if e["picture"]["match"]["status"] == "playing"]
+    assert len(during) > 20
+    for event in during:
+        assert secret not in json.dumps(event)
+        assert not card_tokens(event), event
     spectator_by_seq = {f["match"]["seq"]: f for f in frames["spectator"] if f["type"] == "state"}
     checked = 0
     for seat in (0, 1):

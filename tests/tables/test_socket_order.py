@@ -24,7 +24,7 @@ def _public_with_seat_one(here: bool, table_pk: int) -> dict:
     seat = Seat.objects.get(table_id=table_pk, number=1)
     seat.connected, seat.away_since = (1, None) if here else (0, timezone.now())
     seat.save(update_fields=["connected", "away_since"])
-    return selectors.table_public(Table.objects.get(pk=table_pk))
+    return selectors.table_picture(Table.objects.get(pk=table_pk)).to_wire()
 
 
 async def test_of_two_pictures_at_the_same_seq_the_one_read_later_stays(creator, users):
@@ -40,16 +40,16 @@ async def test_of_two_pictures_at_the_same_seq_the_one_read_later_stays(creator,
     back = await database_sync_to_async(_public_with_seat_one)(True, table.pk)
     assert away["match"]["seq"] == back["match"]["seq"]  # nothing but presence changed
     layer = get_channel_layer()
-    await layer.group_send(table.group, {"type": "table.changed", "public": back})
+    await layer.group_send(table.group, {"type": "table.changed", "picture": back})
     shown = await comm.receive_json_from(timeout=TIMEOUT)
     assert shown["table"]["seats"][1]["away_since"] is None
     # The older picture arrives last: not sent, the page keeps the seat present.
-    await layer.group_send(table.group, {"type": "table.changed", "public": away})
+    await layer.group_send(table.group, {"type": "table.changed", "picture": away})
     assert await comm.receive_nothing(timeout=0.5)
 
     # In the other order both are sent, the later last.
     again = await database_sync_to_async(_public_with_seat_one)(False, table.pk)
-    await layer.group_send(table.group, {"type": "table.changed", "public": again})
+    await layer.group_send(table.group, {"type": "table.changed", "picture": again})
     shown = await comm.receive_json_from(timeout=TIMEOUT)
     assert shown["table"]["seats"][1]["away_since"] is not None
     await comm.disconnect()
