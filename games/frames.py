@@ -35,9 +35,11 @@ from games import rendering
 from language import digits as digit_style
 from realtime.delta import Shared
 
-# A process serving 1,000 tables keeps a few changes of each: their shared parts (about 15 KB
-# each) in every language and digit style its viewers use, and their chats.
-DRAWN_KEPT = 4096
+# A change is drawn for its sockets within a moment of its arrival (a delayed watcher's a few
+# seconds later, drawn again if it is gone by then), so a few seconds of changes are kept: at
+# 100 changes a second, 512 (a shared part with its pieces is about 200 KB of memory: at 4,096
+# a process held some 600 MB more, bench.rooms' peak_rss_mb).
+DRAWN_KEPT = 512
 _drawn: FIFOCache[tuple[Any, ...], Any] = FIFOCache(maxsize=DRAWN_KEPT)
 
 

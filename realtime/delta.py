@@ -59,19 +59,20 @@ class Shared:
         self.pieces = pieces(text)
         self.size = len(text.encode())
         self.serial = next(Shared._serials)  # not the object: an old head is not kept alive
-        self._deltas: dict[int, list[list[int] | str]] = {}
+        self._deltas: dict[int, str] = {}
 
-    def delta_from(self, old: Shared) -> list[list[int] | str]:
-        """This head as operations on ``old``'s pieces."""
+    def delta_from(self, old: Shared) -> str:
+        """This head as operations on ``old``'s pieces, as JSON list items (no brackets): made
+        and written once for every socket that had ``old``."""
         ops = self._deltas.get(old.serial)
         if ops is None:
             if len(self._deltas) >= self.KEPT_DELTAS:
                 self._deltas.clear()
             if old is self:
-                ops = [[0, len(self.pieces)]] if self.pieces else []
+                made = [[0, len(self.pieces)]] if self.pieces else []
             else:
-                ops = delta_ops(old.pieces, self.pieces)
-            self._deltas[old.serial] = ops
+                made = delta_ops(old.pieces, self.pieces)
+            ops = self._deltas[old.serial] = orjson.dumps(made).decode()[1:-1]
         return ops
 
 
@@ -102,11 +103,16 @@ class DeltaEncoder:
             rest = [
                 op if isinstance(op, str) else [op[0] + shift, op[1]] for op in delta_ops(old, new)
             ]
-            ops = head.delta_from(old_head) + rest
+            items = [
+                part
+                for part in (head.delta_from(old_head), orjson.dumps(rest)[1:-1].decode())
+                if part
+            ]
+            text = PREFIX + "[" + ",".join(items) + "]}"
         else:
             before = (old_head.pieces if old_head is not None else []) + old
             ops = delta_ops(before, (head.pieces if head is not None else []) + new)
-        text = PREFIX + orjson.dumps(ops).decode() + "}"
+            text = PREFIX + orjson.dumps(ops).decode() + "}"
         size = len(frame.encode()) + (head.size if head is not None else 0)
         return text if len(text.encode()) < size else whole
 
