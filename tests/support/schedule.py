@@ -7,18 +7,22 @@ had finished. So the unit of work is one test, longest first (by the durations a
 tests/durations.json), and a file stays one unit only where its tests share a fixture wider than
 a test (a module's), which would otherwise be built again on each worker.
 
-One rule of order holds on each worker: once a worker has started the live site (a Daphne and a
-Celery worker with beat whose sweeper plays every overdue match in the worker's test database:
-tests/conftest.py ``live_site``), it runs only tests that use the live site, so the sweeper never
-plays another test's match. The live tests are the longest ones, so they should not wait for the
-end of the run: the first worker to ask starts on them at once, and each other worker joins them
-when that finishes the run sooner (the smaller of the two queues' remaining times per worker is
-the larger after a move), or when nothing else is left.
+The order of phases the suite always had holds on each worker: its plain tests, then those that
+use a browser (once Chromium runs, Playwright's loop is marked running in the worker's thread and
+DJANGO_ALLOW_ASYNC_UNSAFE is set, which a plain test must not run under: its database connection
+would not be the one its transaction is in, and a sync ORM call in async code would pass), then
+those that use the live site (a Daphne and a Celery worker with beat whose sweeper plays every
+overdue match in the worker's test database: tests/conftest.py ``live_site``), whose sweeper
+must not play another test's match. A worker never goes back to an earlier phase. The live
+tests are the longest ones, so they should not wait for the end of the run: the first worker to
+ask starts on them at once; each other worker moves on to a later phase when the run's end as
+the phases allow it (the work of each phase and those before it, over the workers that can
+still take it) comes sooner, or when nothing is left in its own.
 
 The workers know each test's fixtures, the scheduler (in the controlling process) only its id:
-each worker writes the plan (each test's unit, whether it uses the live site, its expected
-seconds) to the file SAHRAT_TEST_PLAN names, which the controlling process chose before the
-workers started; they all collect the same tests, so they write the same plan.
+each worker writes the plan (each test's unit, its rank of the three, its expected seconds) to
+the file SAHRAT_TEST_PLAN names, which the controlling process chose before the workers
+started; they all collect the same tests, so they write the same plan.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ def _shared_beyond_a_test(item: pytest.Item) -> bool:
 
 
 def write_plan(items: list[pytest.Item], rank_of: dict[str, int]) -> None:
-    """On a worker: write each test's unit, live flag and seconds to the plan's file."""
+    """On a worker: write each test's unit, rank and seconds to the plan's file."""
     path = os.environ.get(PLAN_VAR)
     if not path or not os.environ.get("PYTEST_XDIST_WORKER"):
         return
@@ -68,7 +72,7 @@ def write_plan(items: list[pytest.Item], rank_of: dict[str, int]) -> None:
     for item in items:
         rank = rank_of[str(item.path)]
         unit = item.nodeid.split("::")[0] if str(item.path) in whole_files else item.nodeid
-        plan[item.nodeid] = [unit, rank == 2, seconds.get(item.nodeid, DEFAULT_SECONDS[rank])]
+        plan[item.nodeid] = [unit, rank, seconds.get(item.nodeid, DEFAULT_SECONDS[rank])]
     tmp = Path(f"{path}.{os.environ['PYTEST_XDIST_WORKER']}")
     tmp.write_text(json.dumps(plan))
     tmp.replace(path)
@@ -83,9 +87,9 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
         def __init__(self, config: pytest.Config, log: Any = None) -> None:
             super().__init__(config, log)
             self.unit_of: dict[str, str] = {}
-            self.live_unit: dict[str, bool] = {}
+            self.rank: dict[str, int] = {}
             self.seconds: dict[str, float] = {}
-            self.live_nodes: set[Any] = set()
+            self.phase: dict[Any, int] = {}
             self._sorted = False
 
         def _split_scope(self, nodeid: str) -> str:
@@ -94,38 +98,44 @@ def make_scheduler(config: pytest.Config, log: Any) -> Any:
         def schedule(self) -> None:
             if self.collection is None and self.collection_is_completed:
                 plan = json.loads(Path(os.environ[PLAN_VAR]).read_text())
-                for nodeid, (unit, live, seconds) in plan.items():
+                for nodeid, (unit, rank, seconds) in plan.items():
                     self.unit_of[nodeid] = unit
-                    self.live_unit[unit] = live
+                    self.rank[unit] = rank
                     self.seconds[unit] = self.seconds.get(unit, 0.0) + seconds
             super().schedule()
 
-        def _remaining(self, live: bool) -> float:
-            return sum(self.seconds[u] for u in self.workqueue if self.live_unit[u] == live)
+        def _bound(self, phases: list[int], left: list[float]) -> float:
+            """The run's end as far as the phases allow (the work of ranks up to k falls to the
+            workers still at phase k or before), in seconds from now."""
+            worst = 0.0
+            for k in range(len(left)):
+                work, hands = sum(left[: k + 1]), sum(1 for p in phases if p <= k)
+                worst = max(worst, work / hands if hands else float("inf") if work else 0.0)
+            return worst
 
         def _next_unit(self, node: Any) -> str | None:
-            """The longest unit this node may take next, deciding here whether it starts the
-            live site now: when that leaves the longer of the two queues' remaining seconds
-            per worker shorter."""
+            """The longest unit this node may take next, moving it to a later phase when that
+            ends the run sooner, or when it is the first to start the live site."""
             if not self._sorted:  # once, after xdist filled the queue in collection order
                 self._sorted = True
                 order = sorted(self.workqueue.items(), key=lambda kv: -self.seconds[kv[0]])
                 self.workqueue = OrderedDict(order)
-            plain = next((u for u in self.workqueue if not self.live_unit[u]), None)
-            live = next((u for u in self.workqueue if self.live_unit[u]), None)
-            if node not in self.live_nodes:
-                n_plain = sum(1 for n in self.nodes if n not in self.live_nodes)
-                n_live = len(self.live_nodes)
-                rem_plain, rem_live = self._remaining(False), self._remaining(True)
-                inf = float("inf")
-                stay = max(rem_plain / n_plain, rem_live / n_live if n_live else inf)
-                left = rem_plain / (n_plain - 1) if n_plain > 1 else inf if plain else 0.0
-                move = max(left, rem_live / (n_live + 1))
-                if plain is not None and (live is None or stay <= move):
-                    return plain
-                if live is not None:
-                    self.live_nodes.add(node)
-            return live
+            head: dict[int, str] = {}
+            left = [0.0, 0.0, 0.0]
+            for unit in self.workqueue:
+                head.setdefault(self.rank[unit], unit)
+                left[self.rank[unit]] += self.seconds[unit]
+            now = self.phase.get(node, 0)
+            choices = [q for q in (0, 1, 2) if q >= now and q in head]
+            if not choices:
+                return None
+            others = [self.phase.get(n, 0) for n in self.nodes if n is not node]
+            if 2 in choices and 2 not in others and self.phase.get(node) != 2 and others:
+                chosen = 2  # the live tests are the longest: one worker starts on them at once
+            else:
+                chosen = min(choices, key=lambda q: (self._bound([*others, q], left), q))
+            self.phase[node] = chosen
+            return head[chosen]
 
         def _assign_work_unit(self, node: Any) -> None:
             unit = self._next_unit(node)
