@@ -13,10 +13,11 @@ WEB_PORT ?= 8000
 # make test: always the real PostgreSQL and Redis (a separate Redis database from `make run`).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
-# make test runs the suite on both cores (pytest-xdist), one test file per worker at a time; each
-# worker has its own test database (test_<name>_gw0, _gw1, _gw2) and Redis database (/9, /10,
-# /11: see tests/settings.py). Three workers on two cores, because the browser and live-server
-# tests spend much of their time waiting (a socket held, a timer run out): on a two-core machine
+# make test runs the suite on both cores (pytest-xdist), one test at a time, longest first, by
+# tests/support/schedule.py (the live site's order kept on each worker); each worker has its own
+# test database (test_<name>_gw0, _gw1, _gw2) and Redis database (/9, /10, /11: see
+# tests/settings.py). Three workers on two cores, because the browser and live-server tests
+# spend much of their time waiting (a socket held, a timer run out): on a two-core machine
 # pytest took 394 s with two workers, 319 s with three and 315 s with four. TEST_WORKERS=0 runs
 # it in one process; PYTEST_ARGS adds pytest options.
 TEST_WORKERS ?= 3
@@ -57,9 +58,11 @@ define debian
 	fi
 endef
 
-# Debian's Chromium for the browser tests; Playwright never downloads a browser here.
+# Debian's Chromium for the browser tests (its headless shell, tests/conftest.py) and the benches
+# (the full browser); Playwright never downloads a browser here.
 browser:
-	$(call debian,chromium,the browser tests)
+	$(call debian,chromium,the benches and a browser test)
+	$(call debian,chromium-headless-shell,the browser tests)
 
 # Debian's PgBouncer for the test of the site behind a pooler in transaction mode
 # (tests/tables/test_live_servers.py, docs/scaling.md); the test starts its own on a free port.
@@ -77,7 +80,7 @@ test: $(STAMP) browser pgbouncer lint
 	# Each of the hundred-odd processes the suite starts would compile the project's modules
 	# again where PYTHONDONTWRITEBYTECODE is set; compiled once here, they are only read.
 	$(BIN)/python -m compileall -q -j 0 accounts bench fairness games language moderation realtime sahrat_site scripts social standing tests verify wallet
-	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	SAHRAT_FAST_PASSWORDS=1 DATABASE_URL="$(TEST_DATABASE_URL)" REDIS_URL="$(TEST_REDIS_URL)" $(BIN)/pytest -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 messages: $(STAMP)
 	$(BIN)/python manage.py makemessages -l ar --ignore=.venv --ignore=staticfiles --ignore='tests/*'

@@ -23,10 +23,17 @@ import pytest
 
 from tests.support.pages import pool_for
 from tests.support.processes import free_port, stop, wait_port
+from tests.support.schedule import PLAN_VAR, make_scheduler, write_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
+# The browser tests' Chromium: Debian's build of Chromium's own headless shell (the same version,
+# Blink and V8 as /usr/bin/chromium, without the browser's windows and their WebUI), the one
+# Playwright itself runs for headless tests. It drew the same pages for a fifth less CPU: 40
+# CPU-s instead of 50 for tests/tables/test_jakaro_board_browser.py, and Chromium is half of
+# the suite's CPU. The benches keep the full browser (launch_chromium's default).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 # Under pytest-xdist each worker names its servers' logs apart ("-gw1"); empty in a plain run.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 WORKER_SUFFIX = f"-{WORKER}" if WORKER else ""
@@ -75,13 +82,13 @@ def disabled_features() -> list[str]:
     return [*theirs, *UNUSED_FEATURES]
 
 
-def launch_chromium(pw):
-    """Debian's /usr/bin/chromium, headless, through Playwright (never a browser download); the
-    flags keep it off this machine's closed network."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+def launch_chromium(pw, executable: str = CHROMIUM):
+    """Debian's Chromium (``executable``), headless, through Playwright (never a browser
+    download); the flags keep it off this machine's closed network."""
+    if not Path(executable).exists():
+        pytest.fail(f"{executable} is missing: `make test` installs it (Debian's package)")
     return pw.chromium.launch(
-        executable_path=CHROMIUM,
+        executable_path=executable,
         headless=True,
         args=[
             "--no-sandbox",
@@ -228,7 +235,7 @@ def live_site(django_db_setup) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def chromium():
-    """One headless Chromium (Debian's /usr/bin/chromium) for the session; each test opens its
+    """One headless Chromium (Debian's chromium-headless-shell) for the session; each test opens its
     own contexts (one per player), which share nothing (cookies, storage) with other tests'."""
     from playwright.sync_api import sync_playwright
 
@@ -237,7 +244,7 @@ def chromium():
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as pw:
-        browser = launch_chromium(pw)
+        browser = launch_chromium(pw, HEADLESS_SHELL)
         try:
             yield browser
         finally:
@@ -259,43 +266,39 @@ def _order_key(item: pytest.Item) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # xdist hands files out in the order pytest_collection_modifyitems leaves them, not biggest
-    # first (its default): the order below is what keeps the live site away from other tests.
-    if hasattr(config.option, "loadscopereorder"):
-        config.option.loadscopereorder = False
+    # The controlling process of an xdist run names the file its workers write the plan to
+    # (tests/support/schedule.py), before it starts them: they inherit its environment.
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "load":
+        ARTIFACTS.mkdir(exist_ok=True)
+        os.environ[PLAN_VAR] = str(ARTIFACTS / f"test-plan-{os.getpid()}.json")
+    if os.environ.get("SAHRAT_STORE_DURATIONS"):  # tests/support/durations.py
+        from tests.support import durations
+
+        config.pluginmanager.register(durations, "sahrat-durations")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and (plan := os.environ.pop(PLAN_VAR, None)):
+        for path in Path(plan).parent.glob(Path(plan).name + "*"):
+            path.unlink()
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    """--dist loadfile with one file ahead at most: xdist's own hands a worker its next file
-    once two tests of its current ones are left, so a worker could hold two files of two long
-    browser tests each at the end of the run while the other had nothing left to do. A worker
-    holds its last test until it knows the next one, so the next file goes out then."""
-    if config.getvalue("dist") != "loadfile":
+    """--dist load: one test at a time, longest first, the live site's rule kept
+    (tests/support/schedule.py)."""
+    if config.getvalue("dist") != "load":
         return None
-    from xdist.scheduler import LoadFileScheduling
-
-    class OneFileAhead(LoadFileScheduling):
-        def _reschedule(self, node) -> None:
-            if node.shutting_down:
-                return
-            if not self.workqueue:
-                node.shutdown()
-                return
-            if self._pending_of(self.assigned_work[node]) > 1:
-                return
-            self._assign_work_unit(node)
-
-    return OneFileAhead(config, log)
+    return make_scheduler(config, log)
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items) -> None:
     """Files that use the session's live site run last, and those that use only a browser just
-    before them; each file's tests stay together and in order (xdist's --dist loadfile hands
-    files out in this order, and each worker takes them in turn). So the live site's beat
-    sweeper, once started, never plays the matches of a test that did not ask for it, and
-    servers a browser test starts for itself (other clocks, the same database) never run beside
-    it. Within a rank, files with more tests go first, so the workers end close together."""
+    before them; each file's tests stay together and in order. So in a run in one process the
+    live site's beat sweeper, once started, never plays the matches of a test that did not ask
+    for it, and servers a browser test starts for itself (other clocks, the same database) never
+    run beside it. Under `make test` the scheduler keeps the same rule on each worker and
+    chooses the order itself (tests/support/schedule.py), from the plan written here."""
     rank: dict[str, int] = {}
     size: dict[str, int] = {}
     for item in items:
@@ -314,6 +317,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             order[id(item)],
         )
     )
+    write_plan(items, rank)
 
 
 @pytest.fixture(scope="session", autouse=True)
