@@ -211,7 +211,7 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
         "partners": players == 4,
         "board": board,
         "svg": svg,
-        "marbles_svg": marbles_svg(svg["marbles"], last_marbles(last), None),
+        "marbles_svg": marbles_svg(svg["marbles"], last_marbles(last)),
         "discard": [card_item(c) for c in (view.get("discard") or [])],
         "deck_left": view.get("deck_left"),
         "deck_no": view.get("deck_no"),

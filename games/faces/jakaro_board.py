@@ -239,13 +239,12 @@ def _marble_label(colour: int, pos: int, lang: str | None, style: str) -> str:
     return _marble_words(colour, pos)
 
 
-def marbles_svg(marbles: list[dict[str, Any]], last: Any, controlled: int | None) -> SafeString:
-    """The marbles as SVG: the last move's marked ``last``, and those of the seat the viewer
-    moves for (``controlled``: a finished partner's) marked ``controlled``."""
+def marbles_svg(marbles: list[dict[str, Any]], last: Any) -> SafeString:
+    """The marbles as SVG, the last move's marked ``last`` (the page marks those a finished
+    partner's seat moves for: static/js/jakaro.js, turnBoard)."""
     return mark_safe(
         "".join(
-            f'<circle class="jk-marble c{m["colour"]}{" last" if m["i"] in last else ""}'
-            f'{" controlled" if controlled is not None and m["seat"] == controlled else ""}" '
+            f'<circle class="jk-marble c{m["colour"]}{" last" if m["i"] in last else ""}" '
             f'data-m="{m["i"]}" data-seat="{m["seat"]}" data-pos="{m["pos"]}" '
             f'cx="{m["x"]}" cy="{m["y"]}" r="7" role="img" aria-label="{escape(m["label"])}" />'
             for m in marbles
