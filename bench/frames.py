@@ -14,7 +14,7 @@ socket would have it (``selectors.table_states``, not timed) and drawn as two we
 draw it (games/frames.py): seats 0 and 1 on one, 2 and 3 on the other, so the part every viewer
 shares is drawn twice a change and each seat's own part four times, in Arabic. Each seat keeps
 its own delta encoder, as each socket does, and the process keeps its drawn parts
-(games/templatetags/parts.py) from move to move, as Daphne does.
+(games/frame_parts.py) from move to move, as Daphne does.
 
 Figures per game (CPU time of this process, ``time.process_time``, in ms; p50 and mean):
 

@@ -27,9 +27,9 @@ from typing import Any, NamedTuple
 
 import orjson
 from cachetools import FIFOCache
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils import translation
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import rendering
 from language import digits as digit_style
@@ -41,6 +41,12 @@ from realtime.delta import Shared
 # a process held some 600 MB more, bench.rooms' peak_rss_mb).
 DRAWN_KEPT = 512
 _drawn: FIFOCache[tuple[Any, ...], Any] = FIFOCache(maxsize=DRAWN_KEPT)
+
+
+def draw_template(name: str, context: dict[str, Any]) -> SafeString:
+    """A frame's template (templates/jinja2/) drawn by the frames' Jinja2 environment
+    (sahrat_site/jinja2.py)."""
+    return mark_safe(engines["jinja2"].env.get_template(name).render(context))
 
 
 class Own(NamedTuple):
@@ -78,7 +84,7 @@ def draw_shared(
         ctx["oob"] = own is None
         ctx["own"] = own
         # Ending on its closing tag: a frame is cut into pieces after each ">" (realtime/delta.py).
-        return mark_safe(render_to_string("games/_table_live.html", ctx).rstrip())
+        return mark_safe(draw_template("games/_table_live.html", ctx).rstrip())
 
 
 def own_parts(
@@ -92,24 +98,27 @@ def own_parts(
         game = {}
         if ctx["own_view"] is not None:
             mine = {**ctx, "g": ctx["own_view"]}
-            game = {slot: render_to_string(t, mine) for slot, t in ctx["own_templates"].items()}
+            game = {slot: draw_template(t, mine) for slot, t in ctx["own_templates"].items()}
         return Own(
-            render_to_string("games/_own_head.html", ctx),
-            render_to_string("games/_own_actions.html", ctx),
+            draw_template("games/_own_head.html", ctx),
+            draw_template("games/_own_actions.html", ctx),
             game,
         )
 
 
-def chat_part(state: dict[str, Any], lang: str, style: str | None) -> str:
-    """The chat a viewer may read (``state["chat"]``), swapped by id; drawn once per process
-    for the same lines, language and digit style (most viewers of a table read the same)."""
+def chat_part(
+    state: dict[str, Any], lang: str | None, style: str | None, *, oob: bool = True
+) -> str:
+    """The chat a viewer may read (``state["chat"]``), swapped by id (``oob``; else as the
+    page first draws it); drawn once per process for the same lines, language and digit style
+    (most viewers of a table read the same)."""
     off = bool(state["you"].get("chat_off"))
-    key = ("chat", lang, style, off, orjson.dumps(state["chat"]))
+    key = ("chat", lang, style, off, oob, orjson.dumps(state["chat"]))
     text = _drawn.get(key)
     if text is None:
         with translation.override(lang), digit_style.override(style):
-            ctx = {"chat": state["chat"], "chat_off": off, "oob": True}
-            text = _drawn[key] = render_to_string("games/_table_chat.html", ctx)
+            ctx = {"chat": state["chat"], "chat_off": off, "oob": oob}
+            text = _drawn[key] = draw_template("games/_table_chat.html", ctx)
     return text
 
 

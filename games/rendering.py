@@ -232,7 +232,7 @@ def shared_context(state: dict[str, Any]) -> dict[str, Any]:
         "forfeit_won": bool(played and played.get("end_reason") == "forfeit"),
         "game_view": game_view,
         "game_template": face.TEMPLATE,
-        # The fairness block's own values (a part drawn once per change: templatetags/parts.py).
+        # The fairness block's own values (a part drawn once per change: games/frame_parts.py).
         "fair": _fair(match),
         "fair_shown": _fair(shown) if shown else None,
         # The wallet: a coin table's stake and pot (every seat's stake, escrowed at the start).

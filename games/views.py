@@ -232,6 +232,7 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     ctx = rendering.table_context(state)
     # The live table as the socket draws it: the shared part, this viewer's own in its slots.
     ctx["live"] = frames.page_live(state, shared, get_language(), digits.current())
+    ctx["chat_html"] = frames.chat_part(state, get_language(), digits.current(), oob=False)
     ws_url = f"/ws/table/{found.public_id}/"
     if invited:
         ws_url += "?" + urlencode({"invite": invite})

@@ -109,6 +109,14 @@ TEMPLATES = [
             "builtins": ["language.templatetags.sahrat"],
         },
     },
+    {
+        # The table's frames, drawn at every change of every table (games/frames.py): Jinja2,
+        # with Django's words and lookups (sahrat_site/jinja2.py). Every other page is above.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "sahrat_site.jinja2.environment"},
+    },
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")

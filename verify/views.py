@@ -8,13 +8,12 @@ import json
 
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 import fairness.core as fairness
-from games import faces
+from games import faces, frames
 from games.faces import common
 from language import http
 from language.digits import digits
@@ -190,8 +189,6 @@ def _replay_context(found, data: dict) -> dict:
         "action": action,
         "action_words": action_words,
         "actor": seats[action.seat]["label"] if action and action.seat is not None else None,
-        "game_view": table_view,
-        "game_template": face.TEMPLATE,
         "game_stylesheet": face.STYLESHEET,
         "hands": hands,
         "events": [{**e, "words": common.event_words(e["purpose"])} for e in data["events"]],
@@ -200,10 +197,12 @@ def _replay_context(found, data: dict) -> dict:
     # as the table page has it (games/frames.py).
     ctx["own"] = {
         "game": {
-            slot: render_to_string(template, {**ctx, "g": own_view})
+            slot: frames.draw_template(template, {**ctx, "g": own_view})
             for slot, template in face.OWN_TEMPLATES.items()
         }
     }
+    # The game as the table draws it (a frame's template: templates/jinja2/).
+    ctx["game_html"] = frames.draw_template(face.TEMPLATE, {**ctx, "g": table_view})
     return ctx
 
 
