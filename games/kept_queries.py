@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connections
+from django.db import DatabaseError, connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -89,3 +89,64 @@ class KeptQuery:
                 populator.populate(row, obj)
             out.append(obj)
         return out
+
+
+# ------------------------------------------------------------------ the two writes of a move
+
+# A move writes two rows: its action, inserted, and the match's changed fields, updated. Through
+# the ORM (``create``, ``save(update_fields=...)``) the two cost a third of the move's own CPU,
+# most of it building the same SQL again (docs/scaling.md, issue 58). Here each statement is
+# written once, and the values are made ready for the database by the fields themselves
+# (``get_db_prep_save``: a JSON field's adapter, a date's), as ``save`` makes them.
+
+
+def insert_row(model: type[Model], values: dict[str, Any]) -> None:
+    """INSERT one row of ``model`` with ``values`` (by field name; every column without a
+    default named), in the current transaction."""
+    meta = model._meta
+    fields = [meta.get_field(name) for name in values]
+    connection = connections[router.db_for_write(model)]
+    sql = _statement(
+        ("insert", model, tuple(values)),
+        lambda q: (
+            f"INSERT INTO {q(meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})"
+        ),
+        connection,
+    )
+    params = [f.get_db_prep_save(values[f.name], connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def update_row(obj: Model, names: tuple[str, ...]) -> None:
+    """UPDATE ``obj``'s row with its fields ``names`` as ``obj.save(update_fields=names)``
+    writes them (no signals: none is connected to these models), in the current transaction."""
+    meta = obj._meta
+    fields = [meta.get_field(name) for name in names]
+    connection = connections[router.db_for_write(type(obj))]
+    sql = _statement(
+        ("update", type(obj), names),
+        lambda q: (
+            f"UPDATE {q(meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
+            f"WHERE {q(meta.pk.column)} = %s"
+        ),
+        connection,
+    )
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, obj.pk])
+        if cursor.rowcount != 1:  # as save(update_fields=...) refuses a row that is gone
+            raise DatabaseError(f"{meta.label} {obj.pk}: no row was updated")
+
+
+_statements: dict[tuple[Any, ...], str] = {}
+
+
+def _statement(
+    key: tuple[Any, ...], write: Callable[[Callable[[str], str]], str], connection: Any
+) -> str:
+    sql = _statements.get(key)
+    if sql is None:
+        sql = _statements[key] = write(connection.ops.quote_name)
+    return sql

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
+from games import kept_queries
 from games.contract import Game, IllegalAction, Outcome
 from games.models import ChatMessage, EndReason, Match, MatchAction, Seat, Table
 from games.selectors import game_of, load_state, random_source, team_of
@@ -25,8 +26,7 @@ from games.services.errors import TableError
 from games.services.tables import new_match, playing_match
 from standing import services as standing
 
-# What a logged action changes on the match row (saved with update_fields: a move's UPDATE
-# stays small).
+# What a logged action changes on the match row (a move's UPDATE stays small: kept_queries).
 MOVE_FIELDS = (
     "seq",
     "snapshot",
@@ -56,14 +56,16 @@ def _apply_and_log(
     text = engine.canonical(seat, action)
     new = engine.apply(state, seat, text, random_source(match, rows.seeds))
     match.seq += 1
-    logged = MatchAction.objects.create(match=match, seq=match.seq, seat=seat, action=text, by=by)
+    at = timezone.now()
+    row = {"match": match.pk, "seq": match.seq, "seat": seat, "action": text, "by": by, "at": at}
+    kept_queries.insert_row(MatchAction, row)
     match.snapshot = engine.to_json(new)
     _add_tally(match, engine.tally(state, new))
     result = engine.outcome(new)
     if result is None:
         # The next turn starts when this action was logged (its ``at``), not a moment later when
         # the snapshot is written: a turn's time is counted from what the log shows.
-        clock.set_deadline(match, engine, new, rows.seats, logged.at)
+        clock.set_deadline(match, engine, new, rows.seats, at)
     return result
 
 
@@ -83,7 +85,7 @@ def _after_action(match: Match, rows: events.RowsInHand, result: Outcome | None)
         end_match(match, Match.Status.FINISHED, outcome=result)
         return
     clock.schedule(match)
-    match.save(update_fields=MOVE_FIELDS)
+    kept_queries.update_row(match, MOVE_FIELDS)
     events.broadcast(match.table, match, rows=rows)
 
 

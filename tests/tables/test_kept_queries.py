@@ -1,6 +1,7 @@
 """The reads a move makes with their SQL kept compiled (games/kept_queries.py) return what the
 ORM's own queryset returns: the same rows, every field, and the related rows ``select_related``
-brings (a seat's player, the player's standing, a match's table), None where there is none."""
+brings (a seat's player, the player's standing, a match's table), None where there is none. Its
+two writes store what the ORM's ``create`` and ``save(update_fields=...)`` store."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import selectors, services
-from games.kept_queries import KeptQuery
-from games.models import Match, Seat
+from games.kept_queries import KeptQuery, insert_row, update_row
+from games.models import Match, MatchAction, Seat
 from games.services.tables import playing_match
 from standing.models import PlayerStanding
 from tests.tables.helpers import make_table, seat_humans
@@ -103,3 +105,52 @@ def test_a_locking_read_outside_a_transaction_is_refused_after_it_was_compiled(c
         playing_match(table.public_id)  # compiled on this thread's connection
     with pytest.raises(TransactionManagementError):
         playing_match(table.public_id)
+
+
+def test_the_writes_store_what_the_orm_stores(creator, users):
+    """The action a move inserts and the match fields it updates (JSON, dates, text, None) read
+    back as the ORM's own writes of the same values read back."""
+    table = make_table(creator, "hand", {"players": 4})
+    seat_humans(table, users[:4])
+    match = Match.objects.get(table=table, number=1)
+    at = timezone.now()
+    with transaction.atomic():
+        insert_row(
+            MatchAction,
+            {
+                "match": match.pk,
+                "seq": 1,
+                "seat": 2,
+                "action": "draw stock",
+                "by": "player",
+                "at": at,
+            },
+        )
+        MatchAction.objects.create(match=match, seq=2, seat=None, action="deal", by="server", at=at)
+    ours, theirs = MatchAction.objects.filter(match=match).order_by("seq")
+    assert (ours.seat, ours.action, ours.by, ours.at) == (2, "draw stock", "player", at)
+    assert (theirs.seat, theirs.action, theirs.by) == (None, "deal", "server")
+    assert theirs.at >= at  # auto_now_add: the ORM writes its own moment, a move passes its own
+
+    names = ("seq", "snapshot", "tally", "outcome", "deadline", "timer_at", "ended_at")
+    changed = {
+        "seq": 7,
+        "snapshot": '{"round": 2, "name": "لاعب \'1\'"}',
+        "tally": {"0": {"melds": 2}, "3": {}},
+        "outcome": {"winners": [1], "scores": [3.5, None]},
+        "deadline": at,
+        "timer_at": None,
+        "ended_at": None,
+    }
+    for key, value in changed.items():
+        setattr(match, key, value)
+    with transaction.atomic():
+        update_row(match, names)
+    mine = fields(Match.objects.get(pk=match.pk))
+    with transaction.atomic():
+        match.save(update_fields=names)
+    assert mine == fields(Match.objects.get(pk=match.pk))
+    assert {k: mine[k] for k in changed} == changed
+    match.pk += 1000  # a row that is not there is refused, as save(update_fields=...) refuses it
+    with pytest.raises(DatabaseError), transaction.atomic():
+        update_row(match, names)
