@@ -1,7 +1,7 @@
 """A table page's frames (the table socket's HTML mode, docs/protocol.md): the part of the table
 every viewer shares, drawn once per change in each process, and each viewer's own parts.
 
-The shared part (``templates/games/_table_live.html`` and the game's ``TEMPLATE``: the felt,
+The shared part (``templates/jinja2/games/_table_live.html`` and the game's ``TEMPLATE``: the felt,
 the piles, the melds, the board, the seats, the result, the fair shuffle) is drawn from a
 watcher's state (no seat, the spectator view), so it holds nothing one seat may not see, in one
 frame of reference: seat 0's. The page turns and marks it for its own seat

@@ -193,7 +193,7 @@ def _played(state: dict[str, Any], seats: list[dict[str, Any]]) -> tuple[Any, li
 
 
 def shared_context(state: dict[str, Any]) -> dict[str, Any]:
-    """What the part of the table every viewer shares draws (templates/games/_table_live.html
+    """What the part of the table every viewer shares draws (templates/jinja2/games/_table_live.html
     and the game's ``TEMPLATE``), from a watcher's ``state`` (no seat, the spectator view):
     drawn once per change for all the table's sockets of a process (games/frames.py)."""
     table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
@@ -246,9 +246,9 @@ def shared_context(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def own_context(state: dict[str, Any]) -> dict[str, Any]:
-    """What one viewer's own parts draw (templates/games/_own_head.html, _own_actions.html and
-    the game's ``OWN_TEMPLATE``) from their ``state``: the turn's words, their notices and
-    buttons, and their own part of the game."""
+    """What one viewer's own parts draw (templates/jinja2/games/_own_head.html,
+    _own_actions.html and the game's ``OWN_TEMPLATE``) from their ``state``: the turn's words,
+    their notices and buttons, and their own part of the game."""
     table, match, shown, view = state["table"], state["match"], state["shown"], state["view"]
     seats = _seats(state)
     you = state["you"]["seat"]

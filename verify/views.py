@@ -150,7 +150,7 @@ def replay(request: HttpRequest, match_id: str) -> HttpResponse:
 
 def _replay_context(found, data: dict) -> dict:
     """Each seat's view through the game's own face (games/faces/<game>.py and its template,
-    templates/games/views/<game>.html, as the table draws it), the spectator's for the shared
+    templates/jinja2/games/views/<game>.html, as the table draws it), the spectator's for the shared
     part."""
     players = len(data["views"])
     seats = [

@@ -1,5 +1,5 @@
 """The Hand's face: a seat's Hand view (docs/views/hand.md) turned into what
-templates/games/views/hand.html draws, and the Hand's own words (its actions, the spoken card
+templates/jinja2/games/views/hand.html draws, and the Hand's own words (its actions, the spoken card
 names, the hints, the threshold and score reasons). Reads views only, never the engine."""
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ def _hint_moves(mine: bool, hints: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """The Hand's part every viewer of the table shares, as templates/games/views/hand.html
+    """The Hand's part every viewer of the table shares, as templates/jinja2/games/views/hand.html
     draws it: from a watcher's view (``you`` None; games/frames.py), which the page then marks
     for its own seat (static/js/hand.js, turnFelt)."""
     # The language asked once: a frame names every card it shows (asking Django each time,
@@ -317,8 +317,9 @@ def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | Non
 
 
 def own_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """One seat's own part of the Hand table, as templates/games/views/hand_own.html draws it:
-    its cards, the lines of its turn, the round's recap, and its view for the page's scripts."""
+    """One seat's own part of the Hand table, as templates/jinja2/games/views/hand_own.html
+    draws it: its cards, the lines of its turn, the round's recap, and its view for the page's
+    scripts."""
     lang = translation.get_language()
     mine = you is not None and view.get("turn") == you and view.get("status") == "playing"
     totals = view.get("totals") or []

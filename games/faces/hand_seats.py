@@ -1,4 +1,4 @@
-"""The Hand's players round the felt (templates/games/views/hand.html): where each seat sits
+"""The Hand's players round the felt (templates/jinja2/games/views/hand.html): where each seat sits
 for the viewer, and what its place shows (name, cards left, opening, presence, partner)."""
 
 from __future__ import annotations

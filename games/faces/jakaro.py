@@ -1,7 +1,7 @@
 """Jakaro's face: a seat's Jakaro view (docs/views/jakaro.md) turned into what
-templates/games/views/jakaro.html draws (the board in games/faces/jakaro_board.py), and Jakaro's
-own words: its actions, the marbles, the words on a card's face, why a card cannot move, the
-end screen's last deck. The face of the game, so it may ask the game's own helper
+templates/jinja2/games/views/jakaro.html draws (the board in games/faces/jakaro_board.py), and
+Jakaro's own words: its actions, the marbles, the words on a card's face, why a card cannot
+move, the end screen's last deck. The face of the game, so it may ask the game's own helper
 (``games.jakaro.guide.explain``) what a seat's legal actions do."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def stuck_words(why: dict[str, dict[str, str]]) -> list[dict[str, str]]:
 
 
 def table_view(view: dict[str, Any], seats: list[dict[str, Any]], you: int | None) -> dict:
-    """The Jakaro part every viewer shares, as templates/games/views/jakaro.html draws it:
+    """The Jakaro part every viewer shares, as templates/jinja2/games/views/jakaro.html draws it:
     from a watcher's view (``you`` None), the board as a watcher sees it (the page turns it)."""
     starts = view.get("starts") or []
     board = []

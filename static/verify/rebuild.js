@@ -1,6 +1,6 @@
 // Each game's random events rebuilt in the browser from the public action log alone: which
 // purposes are used where, the piles a re-shuffle takes and the hands a Ten burns from. The
-// per-game part of the Verify page's script (like templates/games/views/<game>.html).
+// per-game part of the Verify page's script (like templates/jinja2/games/views/<game>.html).
 //
 // Decision (docs/fairness.md §6, "How far the browser replays"): the browser does not run the
 // rules engines. It tracks only what the random events need:
