@@ -13,13 +13,14 @@ tests/tables/test_kept_queries.py holds the two alike, field by field.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError, connections, router
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -103,50 +104,42 @@ class KeptQuery:
 def insert_row(model: type[Model], values: dict[str, Any]) -> None:
     """INSERT one row of ``model`` with ``values`` (by field name; every column without a
     default named), in the current transaction."""
-    meta = model._meta
-    fields = [meta.get_field(name) for name in values]
-    connection = connections[router.db_for_write(model)]
-    sql = _statement(
-        ("insert", model, tuple(values)),
-        lambda q: (
-            f"INSERT INTO {q(meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))})"
-        ),
-        connection,
-    )
-    params = [f.get_db_prep_save(values[f.name], connection) for f in fields]
+    written = _written("insert", model, tuple(values))
+    connection = connections[written.alias]  # the calling thread's own
+    params = [f.get_db_prep_save(values[f.name], connection) for f in written.fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(written.sql, params)
 
 
 def update_row(obj: Model, names: tuple[str, ...]) -> None:
     """UPDATE ``obj``'s row with its fields ``names`` as ``obj.save(update_fields=names)``
     writes them (no signals: none is connected to these models), in the current transaction."""
-    meta = obj._meta
-    fields = [meta.get_field(name) for name in names]
-    connection = connections[router.db_for_write(type(obj))]
-    sql = _statement(
-        ("update", type(obj), names),
-        lambda q: (
-            f"UPDATE {q(meta.db_table)} SET {', '.join(f'{q(f.column)} = %s' for f in fields)} "
-            f"WHERE {q(meta.pk.column)} = %s"
-        ),
-        connection,
-    )
-    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    written = _written("update", type(obj), names)
+    connection = connections[written.alias]
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in written.fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, obj.pk])
+        cursor.execute(written.sql, [*params, obj.pk])
         if cursor.rowcount != 1:  # as save(update_fields=...) refuses a row that is gone
-            raise DatabaseError(f"{meta.label} {obj.pk}: no row was updated")
+            raise DatabaseError(f"{obj._meta.label} {obj.pk}: no row was updated")
 
 
-_statements: dict[tuple[Any, ...], str] = {}
+class _Written(NamedTuple):
+    alias: str
+    sql: str
+    fields: list[Field]
 
 
-def _statement(
-    key: tuple[Any, ...], write: Callable[[Callable[[str], str]], str], connection: Any
-) -> str:
-    sql = _statements.get(key)
-    if sql is None:
-        sql = _statements[key] = write(connection.ops.quote_name)
-    return sql
+@functools.cache
+def _written(kind: str, model: type[Model], names: tuple[str, ...]) -> _Written:
+    """A write's statement and fields, made once per kind, model and field names."""
+    meta, alias = model._meta, router.db_for_write(model)
+    q = connections[alias].ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    if kind == "insert":
+        columns = ", ".join(q(f.column) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        sql = f"INSERT INTO {q(meta.db_table)} ({columns}) VALUES ({marks})"
+    else:
+        sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
+        sql = f"UPDATE {q(meta.db_table)} SET {sets} WHERE {q(meta.pk.column)} = %s"
+    return _Written(alias, sql, fields)
